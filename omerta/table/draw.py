@@ -1,0 +1,77 @@
+"""Dealing the roles: the card draw or a deal at once (K1–K4)."""
+from __future__ import annotations
+
+import random
+
+from . import flow
+from .actions import Pick
+from .events import EVERYONE, RECORD, Phase, Picked, RoleDealt, Seated, to_seat
+from .state import State
+from .step import Step, require
+
+DRAW_SECONDS = 15  # K1
+
+
+def rng(state: State, purpose: str) -> random.Random:
+    """A generator derived only from the table's seed, one per purpose, so a
+    replay draws exactly the same numbers."""
+    return random.Random(f"{state.seed}/{purpose}")
+
+
+def begin(ctx: Step, deal: dict[int, str] | None) -> None:
+    """Shuffle the deck. With a deal (fixed or auto_deal, K2) roles are dealt
+    at once; otherwise the draw starts (K1)."""
+    s = ctx.state
+    deck = s.ruleset.deck(s.settings)
+    if deal is not None or s.settings.auto_deal:
+        fixed = deal or {}
+        rest = list(deck)
+        for role in fixed.values():
+            rest.remove(role)
+        rng(s, "deal").shuffle(rest)
+        free = [seat for seat in s.seats if seat not in fixed]
+        for seat in s.seats:
+            s.roles[seat] = fixed[seat] if seat in fixed else rest[free.index(seat)]
+            ctx.emit(RoleDealt(t=ctx.now, audience=to_seat(seat), seat=seat, role=s.roles[seat]))
+        _dealt(ctx)
+        return
+    rng(s, "deck").shuffle(deck)
+    s.deck = list(deck)
+    s.stage, s.day, s.deadline = "draw", 0, ctx.now + DRAW_SECONDS
+    ctx.emit(Phase(t=ctx.now, phase="draw", day=0, seconds=DRAW_SECONDS))
+
+
+def on_pick(ctx: Step, action: Pick) -> None:
+    s = ctx.state
+    require(s.stage == "draw", "K1", "cards are picked only during the draw")
+    require(s.roles[action.seat] is None, "K1", "you already hold a card")
+    require(0 <= action.card < s.n, "K1", f"cards are numbered 0-{s.n - 1}")
+    require(s.deck[action.card] is not None, "K1", f"card {action.card} is already taken")
+    _take(ctx, action.seat, action.card)
+    ctx.emit(Picked(t=ctx.now, audience=EVERYONE, seat=action.seat, card=action.card))
+    if all(s.roles[seat] for seat in s.seats):
+        _dealt(ctx)                                  # K4: ends once all have picked
+
+
+def timeout(ctx: Step) -> None:
+    """K1: whoever has not picked gets a random remaining card."""
+    s = ctx.state
+    chooser = rng(s, "late-picks")
+    for seat in s.seats:
+        if s.roles[seat] is None:
+            left = [i for i, card in enumerate(s.deck) if card is not None]
+            _take(ctx, seat, chooser.choice(left))
+    _dealt(ctx)
+
+
+def _take(ctx: Step, seat: int, card: int) -> None:
+    s = ctx.state
+    s.roles[seat], s.deck[card] = s.deck[card], None
+    ctx.emit(RoleDealt(t=ctx.now, audience=to_seat(seat), seat=seat, role=s.roles[seat]))
+
+
+def _dealt(ctx: Step) -> None:
+    s = ctx.state
+    s.deck = None
+    ctx.emit(Seated(t=ctx.now, audience=RECORD, roles={seat: s.roles[seat] for seat in s.seats}))
+    flow.begin_meeting(ctx)

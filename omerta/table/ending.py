@@ -1,0 +1,40 @@
+"""Departures and the end of the game (E1–E4)."""
+from __future__ import annotations
+
+from .events import GameOver, Left
+from .step import Step
+
+
+def depart(ctx: Step, leaving: list[tuple[int, str]]) -> None:
+    """Seats leave together; any departure breaks the quiet-round count (E2)."""
+    s = ctx.state
+    for seat, cause in leaving:
+        s.alive[seat] = False
+        s.departed = True
+        if s.interjector == seat:
+            s.interjector = None
+            s.interjection_end = None
+        ctx.emit(Left(t=ctx.now, seat=seat, cause=cause))
+
+
+def decided(ctx: Step) -> bool:
+    """E3: one win check after a batch of departures; ends the game if won."""
+    result = ctx.state.ruleset.winner(ctx.state)
+    if result is None:
+        return False
+    end_game(ctx, *result)
+    return True
+
+
+def end_game(ctx: Step, winner: str, reason: str) -> None:
+    s = ctx.state
+    s.stage = "over"
+    s.winner, s.reason = winner, reason
+    s.deadline = None
+    s.interjector = s.interjection_end = None
+    s.speaker = s.speech_kind = None
+    s.tech = None
+    s.queue = []
+    s.vote_round = None
+    roles = {seat: s.roles[seat] for seat in s.seats}
+    ctx.emit(GameOver(t=ctx.now, winner=winner, reason=reason, roles=roles))  # E4

@@ -1,0 +1,120 @@
+"""How one part of the game leads to the next: the meeting, the night
+windows, dawn, the day's speech queue, and nightfall. Every part starts the
+moment the one before it ends (RULES.md: times are exact)."""
+from __future__ import annotations
+
+from . import speeches, voting
+from .ending import decided, depart, end_game
+from .events import Morning, Phase, Team, to_team
+from .step import Step
+
+MEETING_SECONDS = 60  # N1
+
+
+def begin_meeting(ctx: Step) -> None:
+    s = ctx.state
+    s.stage, s.night, s.deadline = "meeting", 1, ctx.now + MEETING_SECONDS
+    ctx.emit(Phase(t=ctx.now, phase="meeting", night=1, seconds=MEETING_SECONDS))
+    black = s.black_seats()
+    # C2: the black team learns itself at the first night, not at the draw (K3).
+    ctx.emit(Team(t=ctx.now, audience=to_team("black", black),
+                  roles={seat: s.roles[seat] for seat in black}))
+
+
+def begin_night(ctx: Step) -> None:
+    s = ctx.state
+    s.night = s.day + 1
+    s.choices = {}
+    s.turns = s.ruleset.night_turns(s)
+    s.turn = 0
+    s.stage = "night"
+    _start_turn(ctx)
+
+
+def _start_turn(ctx: Step) -> None:
+    s = ctx.state
+    turn = s.turns[s.turn]
+    s.deadline = ctx.now + turn.seconds
+    ctx.emit(Phase(t=ctx.now, phase=turn.name, night=s.night, seconds=turn.seconds))
+
+
+def night_timeout(ctx: Step) -> None:
+    """S5: every window runs its full length, whatever was chosen."""
+    s = ctx.state
+    if s.turn + 1 < len(s.turns):
+        s.turn += 1
+        _start_turn(ctx)
+        return
+    deaths, private = s.ruleset.dawn(s, ctx.now)
+    for event in private:
+        ctx.emit(event)
+    begin_day(ctx, deaths)
+
+
+def begin_day(ctx: Step, deaths: list[tuple[int, str]]) -> None:
+    s = ctx.state
+    s.day = s.night
+    s.stage = "day"
+    s.deadline = None
+    s.turns, s.turn = (), 0
+    s.nominees, s.nominations_closed, s.tied = [], False, []
+    s.vote_round, s.candidates, s.ballots = None, [], {}
+    ctx.emit(Phase(t=ctx.now, phase="day", day=s.day, seconds=None))
+    if s.day >= 2:
+        ctx.emit(Morning(t=ctx.now, dead=[seat for seat, _ in deaths]))
+    if deaths:
+        depart(ctx, deaths)
+        if decided(ctx):  # E3: before any last word
+            return
+    # S6, M11: last words in seat order, then the day speeches.
+    s.queue = [(seat, "last_word") for seat, _ in sorted(deaths)]
+    s.then = "opening"
+    run_queue(ctx)
+
+
+def run_queue(ctx: Step) -> None:
+    """Start the next queued speech, or what follows the queue."""
+    s = ctx.state
+    if s.queue:
+        seat, kind = s.queue.pop(0)
+        speeches.start_speech(ctx, seat, kind)
+        return
+    s.stage = "day"
+    s.deadline = None
+    then, s.then = s.then, ""
+    if then == "opening":
+        _begin_day_speeches(ctx)
+    elif then == "speeches":
+        voting.after_speeches(ctx)
+    elif then == "revote":
+        voting.start_vote(ctx, "revote", s.tied)
+    else:
+        end_day(ctx)
+
+
+def _begin_day_speeches(ctx: Step) -> None:
+    """D3: day 1 opens with seat 1; each next day with the next living seat
+    after the previous opener, decided now (after any last words)."""
+    s = ctx.state
+    order = [(s.opener + i) % s.n + 1 for i in range(s.n)] if s.opener else list(s.seats)
+    order = [seat for seat in order if s.alive[seat]]
+    s.opener = order[0]
+    s.queue = [(seat, "day") for seat in order]
+    s.then = "speeches"
+    run_queue(ctx)
+
+
+def end_day(ctx: Step) -> None:
+    """E2: the count is taken when a day ends; day 1 (with the meeting) does
+    not count. The third quiet round ends the game before the next night."""
+    s = ctx.state
+    s.stage = "day"
+    s.deadline = None
+    s.vote_round = None
+    if s.day >= 2:
+        s.quiet = 0 if s.departed else s.quiet + 1
+    s.departed = False
+    if s.quiet >= 3:
+        end_game(ctx, "draw", "three_quiet_rounds")
+        return
+    begin_night(ctx)

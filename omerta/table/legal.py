@@ -1,0 +1,46 @@
+"""Every action a seat may take right now: for bots, the UI and property tests.
+
+It mirrors the checks of the handlers; the property tests hold the two
+together (each listed action applies, and random actions never break rules)."""
+from __future__ import annotations
+
+from .actions import (TECH_KINDS, Action, EndSpeech, Interject, Lift, Nominate, Pick, TechCall,
+                      TechVote, Vote)
+from .state import State
+from .technical import DAY_STAGES
+
+
+def legal_actions(state: State, seat: int) -> list[Action]:
+    s = state
+    if s.over:
+        return []
+    if s.tech is not None:
+        if s.alive[seat] and seat not in s.bots and seat not in s.tech.ballots:
+            return [TechVote(seat, True), TechVote(seat, False)]
+        return []
+    if s.stage == "draw":
+        if s.roles[seat] is not None:
+            return []
+        return [Pick(seat, i) for i, card in enumerate(s.deck) if card is not None]
+    if s.stage == "night":
+        return s.ruleset.night_options(s, seat)
+    out: list[Action] = []
+    alive = s.alive[seat]
+    if s.stage == "speech":
+        day = s.speech_kind == "day"
+        if seat == s.speaker:
+            out.append(EndSpeech(seat))
+            if day and not s.speech_nominated and not s.nominations_closed:
+                out += [Nominate(seat, t) for t in s.living() if t not in s.nominees]
+        elif day and alive and s.interjections[seat] and s.interjector is None:
+            out.append(Interject(seat))
+    elif s.stage == "vote" and alive and seat not in s.ballots:
+        if s.settings.voting == "open":
+            out.append(Vote(seat, s.candidates[s.calling]))
+        else:
+            out += [Vote(seat, c) for c in s.candidates]
+    elif s.stage == "lift" and alive and seat not in s.ballots:
+        out += [Lift(seat, True), Lift(seat, False)]
+    if alive and s.stage in DAY_STAGES:
+        out += [TechCall(seat, kind, t) for kind in TECH_KINDS for t in s.living()]
+    return out

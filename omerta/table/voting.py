@@ -1,0 +1,151 @@
+"""Votes after the day speeches (V1–V7)."""
+from __future__ import annotations
+
+from . import flow
+from .actions import Lift, Vote
+from .ending import decided, depart
+from .events import EVERYONE, Ballot, Calling, Phase, Votes, to_seat
+from .step import Step, require
+
+VOTE_SECONDS = 10       # V3 closed
+CALL_SECONDS = 5        # V3 open, per candidate
+LIFT_SECONDS = 10       # V6
+
+
+def _zero_day(ctx: Step) -> bool:
+    """V7: on day 1 nobody leaves by vote unless `break_at_zero` is on."""
+    return ctx.state.day == 1 and not ctx.state.settings.break_at_zero
+
+
+def after_speeches(ctx: Step) -> None:
+    s = ctx.state
+    if s.nominations_closed or not s.nominees:
+        flow.end_day(ctx)                      # V1 (or T3: the vote is cancelled)
+    elif len(s.nominees) == 1:
+        if _zero_day(ctx):
+            flow.end_day(ctx)                  # V7: a single nominee stays
+        else:
+            _eliminate(ctx, s.nominees[0])     # V1: leaves without a vote
+    else:
+        start_vote(ctx, "vote", s.nominees)
+
+
+def start_vote(ctx: Step, round_: str, candidates: list[int]) -> None:
+    s = ctx.state
+    s.stage, s.vote_round = "vote", round_
+    s.candidates, s.ballots = list(candidates), {}
+    if s.settings.voting == "open":
+        s.calling = 0
+        s.deadline = ctx.now + CALL_SECONDS
+        ctx.emit(Phase(t=ctx.now, phase=round_, day=s.day, seconds=CALL_SECONDS * len(candidates)))
+        ctx.emit(Calling(t=ctx.now, candidate=candidates[0], seconds=CALL_SECONDS))
+    else:
+        s.deadline = ctx.now + VOTE_SECONDS
+        ctx.emit(Phase(t=ctx.now, phase=round_, day=s.day, seconds=VOTE_SECONDS))
+
+
+def _ballot_audience(ctx: Step, voter: int):
+    """V3: open votes are public as cast; closed ones only after the count."""
+    return EVERYONE if ctx.state.settings.voting == "open" else to_seat(voter)
+
+
+def on_vote(ctx: Step, action: Vote) -> None:
+    s, seat = ctx.state, action.seat
+    require(s.stage == "vote", "V2", "there is no vote now")
+    require(s.alive[seat], "V2", "only living players vote")
+    require(seat not in s.ballots, "V2", "your first vote is final")
+    require(action.target in s.candidates, "V2",
+            f"vote only for the candidates: {', '.join(map(str, s.candidates))}")
+    if s.settings.voting == "open":
+        called = s.candidates[s.calling]
+        require(action.target == called, "V3", f"open voting is calling seat {called} now")
+    s.ballots[seat] = action.target
+    ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round=s.vote_round,
+                    voter=seat, target=action.target))
+    if s.settings.voting == "closed" and len(s.ballots) == len(s.living()):
+        _count(ctx)                             # V3: ends early once all have voted
+
+
+def vote_timeout(ctx: Step) -> None:
+    s = ctx.state
+    if s.settings.voting == "open" and s.calling + 1 < len(s.candidates):
+        s.calling += 1
+        s.deadline = ctx.now + CALL_SECONDS
+        ctx.emit(Calling(t=ctx.now, candidate=s.candidates[s.calling], seconds=CALL_SECONDS))
+    else:
+        _count(ctx)
+
+
+def _count(ctx: Step) -> None:
+    s = ctx.state
+    last = s.candidates[-1]                     # V2, V5: the last in nomination order
+    ballots = {voter: s.ballots.get(voter, last) for voter in s.living()}
+    counts = {c: 0 for c in s.candidates}
+    for target in ballots.values():
+        counts[target] += 1
+    ctx.emit(Votes(t=ctx.now, round=s.vote_round, ballots=ballots, counts=counts))
+    top = max(counts.values())
+    leaders = [c for c in s.candidates if counts[c] == top]
+    round_ = s.vote_round
+    s.vote_round, s.candidates, s.ballots, s.deadline = None, [], {}, None
+    s.stage = "day"
+    if len(leaders) == 1:
+        if _zero_day(ctx):
+            s.queue, s.then = [(leaders[0], "leader")], "night"    # V7
+            flow.run_queue(ctx)
+        else:
+            _eliminate(ctx, leaders[0])                            # V4
+    elif round_ == "vote":
+        s.tied = leaders                                           # V5
+        s.queue, s.then = [(seat, "tie") for seat in leaders], "revote"
+        flow.run_queue(ctx)
+    elif s.day == 1 and not s.settings.lift_at_zero:
+        flow.end_day(ctx)                                          # V7: no lift on day 1
+    else:
+        _start_lift(ctx, leaders)                                  # V6
+
+
+def _eliminate(ctx: Step, seat: int) -> None:
+    depart(ctx, [(seat, "vote")])
+    if decided(ctx):                            # E3: before the farewell
+        return
+    s = ctx.state
+    s.queue, s.then = [(seat, "farewell")], "night"
+    flow.run_queue(ctx)
+
+
+def _start_lift(ctx: Step, tied: list[int]) -> None:
+    s = ctx.state
+    s.stage, s.vote_round = "lift", "lift"
+    s.candidates, s.ballots = list(tied), {}
+    s.deadline = ctx.now + LIFT_SECONDS
+    ctx.emit(Phase(t=ctx.now, phase="lift", day=s.day, seconds=LIFT_SECONDS))
+
+
+def on_lift(ctx: Step, action: Lift) -> None:
+    s, seat = ctx.state, action.seat
+    require(s.stage == "lift", "V6", "there is no lift vote now")
+    require(s.alive[seat], "V6", "only living players vote")
+    require(seat not in s.ballots, "V2", "your first vote is final")
+    s.ballots[seat] = action.yes
+    ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round="lift",
+                    voter=seat, yes=action.yes))
+
+
+def lift_timeout(ctx: Step) -> None:
+    """V6: always run in full; non-voters count as no; more than half of the
+    living must say yes; everyone in the tie leaves, with no farewell."""
+    s = ctx.state
+    living = s.living()
+    ballots = {voter: s.ballots.get(voter, False) for voter in living}
+    yes = sum(ballots.values())
+    ctx.emit(Votes(t=ctx.now, round="lift", ballots=ballots,
+                   counts={"yes": yes, "no": len(living) - yes}))
+    tied = s.candidates
+    s.vote_round, s.candidates, s.ballots, s.deadline = None, [], {}, None
+    s.stage = "day"
+    if 2 * yes > len(living):
+        depart(ctx, [(seat, "lift") for seat in tied])
+        if decided(ctx):
+            return
+    flow.end_day(ctx)
