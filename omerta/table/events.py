@@ -39,7 +39,7 @@ def to_team(name: str, seats) -> Audience:
     return Audience(name, frozenset(seats))
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Event:
     t: float
     audience: Audience = EVERYONE
@@ -48,8 +48,11 @@ class Event:
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"event": self.event, "t": wire_time(self.t)}
         for f in fields(self):
-            if f.name not in ("t", "audience"):
-                out[f.name] = _jsonable(getattr(self, f.name))
+            value = getattr(self, f.name)
+            # Optional fields that do not apply (None by default) are left out.
+            if f.name in ("t", "audience") or (value is None and f.default is None):
+                continue
+            out[f.name] = _jsonable(value)
         return out
 
 
@@ -67,34 +70,34 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Seated(Event):
     roles: dict[int, str]
     event: ClassVar[str] = "seated"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class RoleDealt(Event):
     seat: int
     role: str
     event: ClassVar[str] = "role"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Picked(Event):
     seat: int
     card: int
     event: ClassVar[str] = "picked"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Team(Event):
     """Teammates learn each other (C2: the black team, from the first night)."""
     roles: dict[int, str]
     event: ClassVar[str] = "team"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Phase(Event):
     phase: str
     day: int | None = None
@@ -112,7 +115,7 @@ class Phase(Event):
         return out
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Speech(Event):
     seat: int
     seconds: float
@@ -120,21 +123,21 @@ class Speech(Event):
     event: ClassVar[str] = "speech"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class SpeechEnded(Event):
     seat: int
     early: bool
     event: ClassVar[str] = "speech_end"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Nominated(Event):
     by: int
     target: int
     event: ClassVar[str] = "nominated"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Interjection(Event):
     seat: int
     left: int
@@ -142,13 +145,13 @@ class Interjection(Event):
     event: ClassVar[str] = "interjection"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class InterjectionEnded(Event):
     seat: int
     event: ClassVar[str] = "interjection_end"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Calling(Event):
     """Open voting: this candidate is being called (V3)."""
     candidate: int
@@ -156,7 +159,7 @@ class Calling(Event):
     event: ClassVar[str] = "calling"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Ballot(Event):
     """One cast vote (`target`) or lift ballot (`yes`): public at once in open
     voting, only to the voter in closed voting until the count (V3)."""
@@ -167,7 +170,7 @@ class Ballot(Event):
     event: ClassVar[str] = "ballot"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Votes(Event):
     round: str
     ballots: dict[int, Any]
@@ -175,14 +178,14 @@ class Votes(Event):
     event: ClassVar[str] = "votes"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Left(Event):
     seat: int
     cause: str
     event: ClassVar[str] = "left"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class NightChoice(Event):
     """A night action, shown to the actor (and to the black team for the shot)."""
     action: str
@@ -191,7 +194,7 @@ class NightChoice(Event):
     event: ClassVar[str] = "night_action"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class CheckResult(Event):
     by: int
     target: int
@@ -199,14 +202,14 @@ class CheckResult(Event):
     event: ClassVar[str] = "check"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Morning(Event):
     """Dawn: who died in the night (never why in city mode, M11)."""
     dead: list[int]
     event: ClassVar[str] = "morning"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TechCalled(Event):
     kind: str
     by: int
@@ -215,14 +218,14 @@ class TechCalled(Event):
     event: ClassVar[str] = "tech_call"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TechBallot(Event):
     voter: int
     yes: bool
     event: ClassVar[str] = "tech_ballot"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TechResult(Event):
     kind: str
     by: int
@@ -233,7 +236,7 @@ class TechResult(Event):
     event: ClassVar[str] = "tech_vote"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class TechRecord(Event):
     """T5: the full technical vote for moderators (record audience only)."""
     kind: str
@@ -247,20 +250,20 @@ class TechRecord(Event):
     event: ClassVar[str] = "tech_record"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class Foul(Event):
     seat: int
     count: int
     event: ClassVar[str] = "foul"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class VoteCancelled(Event):
     """T3: a removal voids the day's nominations and vote."""
     event: ClassVar[str] = "vote_cancelled"
 
 
-@dataclass(frozen=True, slots=True, kw_only=True)
+@dataclass(slots=True, kw_only=True)
 class GameOver(Event):
     winner: str
     reason: str

@@ -28,7 +28,7 @@ class TechState:
                          self.during, dict(self.ballots))
 
 
-@dataclass(slots=True, eq=False)
+@dataclass(eq=False)
 class State:
     ruleset: Ruleset
     settings: Any
@@ -82,8 +82,7 @@ class State:
 
     def clone(self) -> "State":
         new = State.__new__(State)
-        for name in _SLOTS:
-            setattr(new, name, getattr(self, name))
+        new.__dict__.update(self.__dict__)
         new.roles = self.roles[:]
         new.alive = self.alive[:]
         new.fouls = self.fouls[:]
@@ -143,5 +142,3 @@ class State:
             return self.turns[self.turn]
         return None
 
-
-_SLOTS = State.__slots__

@@ -102,7 +102,6 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "phase": phase_name(s),
         "day": s.day,
         "night": s.night,
-        "now": s.now,
         "deadline": s.deadline,
         "seats": [{"seat": q, "alive": s.alive[q], "bot": q in s.bots, "fouls": s.fouls[q],
                    "interjections": s.interjections[q], "role": roles.get(q)}

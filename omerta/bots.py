@@ -1,0 +1,26 @@
+"""A bot that plays random legal moves, for practice tables, the benchmark
+and the property tests. It decides nothing the rules do not allow: it only
+chooses among `legal_actions`."""
+from __future__ import annotations
+
+import random
+
+from .table.actions import Action
+from .table.legal import legal_actions
+from .table.state import State
+
+# How often a bot uses each kind of move when it may; technical calls are rare
+# so bots do not stall a table, and speeches usually run a while.
+WEIGHTS = {"tech_call": 0.01, "interject": 0.05, "end_speech": 0.3}
+
+
+def choose(state: State, seat: int, rng: random.Random) -> Action | None:
+    """A random legal action for `seat`, or None to let the clock run."""
+    options = legal_actions(state, seat)
+    if not options:
+        return None
+    names = sorted({a.name for a in options})
+    name = rng.choices(names, [WEIGHTS.get(n, 1.0) for n in names])[0]
+    if rng.random() > WEIGHTS.get(name, 1.0):
+        return None
+    return rng.choice([a for a in options if a.name == name])
