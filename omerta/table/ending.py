@@ -1,11 +1,11 @@
 """Departures and the end of the game (E1–E4)."""
 from __future__ import annotations
 
-from .events import GameOver, Left
+from .events import EVERYONE, Audience, GameOver, Left
 from .step import Step
 
 
-def depart(ctx: Step, leaving: list[tuple[int, str]]) -> None:
+def depart(ctx: Step, leaving: list[tuple[int, str]], audience: Audience = EVERYONE) -> None:
     """Seats leave together; any departure breaks the quiet-round count (E2)."""
     s = ctx.state
     for seat, cause in leaving:
@@ -14,7 +14,7 @@ def depart(ctx: Step, leaving: list[tuple[int, str]]) -> None:
         if s.interjector == seat:
             s.interjector = None
             s.interjection_end = None
-        ctx.emit(Left(t=ctx.now, seat=seat, cause=cause))
+        ctx.emit(Left(t=ctx.now, audience=audience, seat=seat, cause=cause))
 
 
 def decided(ctx: Step) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from . import speeches, voting
 from .ending import decided, depart, end_game
-from .events import Morning, Phase, Team, to_team
+from .events import EVERYONE, RECORD, Morning, Phase, Team, to_team
 from .step import Step
 
 MEETING_SECONDS = 60  # N1
@@ -63,7 +63,9 @@ def begin_day(ctx: Step, deaths: list[tuple[int, str]]) -> None:
     if s.day >= 2:
         ctx.emit(Morning(t=ctx.now, dead=[seat for seat, _ in deaths]))
     if deaths:
-        depart(ctx, deaths)
+        # The morning event names the dead; the cause stays in the record when
+        # the ruleset keeps it secret (M11).
+        depart(ctx, deaths, EVERYONE if s.ruleset.public_night_causes else RECORD)
         if decided(ctx):  # E3: before any last word
             return
     # S6, M11: last words in seat order, then the day speeches.

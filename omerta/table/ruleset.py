@@ -35,6 +35,8 @@ class Ruleset(ABC):
     name: str = ""
     #: roles whose holders know each other from the first night (C2)
     black_roles: frozenset[str] = frozenset()
+    #: whether the table hears how each night death happened (city mode: M11 no)
+    public_night_causes: bool = True
 
     @abstractmethod
     def parse_settings(self, raw: Mapping[str, Any] | None) -> Any:
