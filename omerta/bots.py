@@ -16,11 +16,11 @@ WEIGHTS = {"tech_call": 0.01, "interject": 0.05, "end_speech": 0.3}
 
 def choose(state: State, seat: int, rng: random.Random) -> Action | None:
     """A random legal action for `seat`, or None to let the clock run."""
-    options = legal_actions(state, seat)
+    options = legal_actions(state, seat, tech_calls=rng.random() < WEIGHTS["tech_call"])
     if not options:
         return None
     names = sorted({a.name for a in options})
-    name = rng.choices(names, [WEIGHTS.get(n, 1.0) for n in names])[0]
-    if rng.random() > WEIGHTS.get(name, 1.0):
+    name = rng.choice(names)
+    if name != "tech_call" and rng.random() > WEIGHTS.get(name, 1.0):
         return None
     return rng.choice([a for a in options if a.name == name])

@@ -177,8 +177,10 @@ class Player:
             ruleset = rulesets.get(header.ruleset)
             self.state, events = new_game(ruleset, header.settings, header.seed, header.deal,
                                           header.bots)
-        except (BadSettings, IllegalAction) as e:
+        except BadSettings as e:
             raise ScriptError(header_line, str(e)) from None
+        except IllegalAction as e:
+            raise ScriptError(header_line, e.message) from None
         self.clock = 0.0
         self.events: list[Event] = []
         self.on_event = on_event
@@ -240,7 +242,10 @@ class Player:
             if line.t is not None:
                 raise ScriptError(line.number, f"{action.name} by seat {action.seat} is not legal"
                                                f" at t={line.t}: {refusal}")
-            if self.state.over or not self._fire_next():
+            if refusal.rule == "C1":    # no such seat: waiting cannot help
+                raise ScriptError(line.number, f"{action.name} by seat {action.seat} can never"
+                                               f" be legal: {refusal}")
+            if not self._fire_next() or self.state.over:
                 raise ScriptError(line.number, f"{action.name} by seat {action.seat} never became"
                                                f" legal before the game ended: {refusal}")
             if line.at is not None and _period(self.state) != _at_period(line.at):

@@ -37,7 +37,7 @@ def begin(ctx: Step, deal: dict[int, str] | None) -> None:
         return
     rng(s, "deck").shuffle(deck)
     s.deck = list(deck)
-    s.stage, s.day, s.deadline = "draw", 0, ctx.now + DRAW_SECONDS
+    s.stage, s.day, s.deadline = "draw", 0, ctx.after(DRAW_SECONDS)
     ctx.emit(Phase(t=ctx.now, phase="draw", day=0, seconds=DRAW_SECONDS))
 
 

@@ -59,8 +59,10 @@ def _check_deal(deck: list[str], n: int, deal: Mapping[int, str]) -> dict[int, s
 
 
 def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, list[Event]]:
-    """Apply one action (or the due timeout) at time `now`. Raises
+    """Apply one action (or the due timeout) at time `now` (seconds since the
+    game started, taken to the millisecond). Raises
     IllegalAction naming the rule; the given state is never modified."""
+    now = round(now, 3)     # the engine's clock counts whole milliseconds
     if now < state.now:
         raise ClockError(f"time runs backwards: {now} < {state.now}")
     due = state.next_deadline

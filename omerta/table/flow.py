@@ -13,7 +13,7 @@ MEETING_SECONDS = 60  # N1
 
 def begin_meeting(ctx: Step) -> None:
     s = ctx.state
-    s.stage, s.night, s.deadline = "meeting", 1, ctx.now + MEETING_SECONDS
+    s.stage, s.night, s.deadline = "meeting", 1, ctx.after(MEETING_SECONDS)
     ctx.emit(Phase(t=ctx.now, phase="meeting", night=1, seconds=MEETING_SECONDS))
     black = s.black_seats()
     # C2: the black team learns itself at the first night, not at the draw (K3).
@@ -34,7 +34,7 @@ def begin_night(ctx: Step) -> None:
 def _start_turn(ctx: Step) -> None:
     s = ctx.state
     turn = s.turns[s.turn]
-    s.deadline = ctx.now + turn.seconds
+    s.deadline = ctx.after(turn.seconds)
     ctx.emit(Phase(t=ctx.now, phase=turn.name, night=s.night, seconds=turn.seconds))
 
 

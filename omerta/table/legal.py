@@ -10,7 +10,9 @@ from .state import State
 from .technical import DAY_STAGES
 
 
-def legal_actions(state: State, seat: int) -> list[Action]:
+def legal_actions(state: State, seat: int, tech_calls: bool = True) -> list[Action]:
+    """`tech_calls=False` leaves out technical calls (30 of them by day), for
+    callers that decide separately whether to call one."""
     s = state
     if s.over:
         return []
@@ -41,6 +43,6 @@ def legal_actions(state: State, seat: int) -> list[Action]:
             out += [Vote(seat, c) for c in s.candidates]
     elif s.stage == "lift" and alive and seat not in s.ballots:
         out += [Lift(seat, True), Lift(seat, False)]
-    if alive and s.stage in DAY_STAGES:
+    if tech_calls and alive and s.stage in DAY_STAGES:
         out += [TechCall(seat, kind, t) for kind in TECH_KINDS for t in s.living()]
     return out

@@ -25,7 +25,7 @@ def start_speech(ctx: Step, seat: int, kind: str) -> None:
         seconds = FAREWELL_SECONDS
     s.stage = "speech"
     s.speaker, s.speech_kind, s.speech_nominated = seat, kind, False
-    s.deadline = ctx.now + seconds
+    s.deadline = ctx.after(seconds)
     ctx.emit(Speech(t=ctx.now, seat=seat, seconds=seconds, kind=kind))
 
 
@@ -87,6 +87,6 @@ def on_interject(ctx: Step, action: Interject) -> None:
     if s.interjections[seat] == 0:
         s.short_next[seat] = True
     s.interjector = seat
-    s.interjection_end = ctx.now + INTERJECTION_SECONDS
+    s.interjection_end = ctx.after(INTERJECTION_SECONDS)
     seconds = min(INTERJECTION_SECONDS, s.deadline - ctx.now)
     ctx.emit(Interjection(t=ctx.now, seat=seat, left=s.interjections[seat], seconds=seconds))

@@ -9,6 +9,12 @@ from .events import Event
 from .state import State
 
 
+def later(t: float, seconds: float) -> float:
+    """Times are whole milliseconds, kept as the float nearest to them, so a
+    record that writes them with three decimals replays exactly."""
+    return round(t + seconds, 3)
+
+
 @dataclass(slots=True)
 class Step:
     state: State
@@ -17,6 +23,9 @@ class Step:
 
     def emit(self, event: Event) -> None:
         self.events.append(event)
+
+    def after(self, seconds: float) -> float:
+        return later(self.now, seconds)
 
 
 def require(condition: bool, rule: str, message: str) -> None:

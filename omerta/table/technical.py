@@ -6,7 +6,7 @@ from .actions import TechCall, TechVote
 from .ending import decided, depart, end_game
 from .events import RECORD, Foul, TechBallot, TechCalled, TechRecord, TechResult, VoteCancelled, to_seat
 from .state import TechState
-from .step import Step, require
+from .step import Step, later, require
 
 TECH_SECONDS = 30            # T2
 FOULS_TO_REMOVE = 2          # T3
@@ -21,7 +21,7 @@ def on_call(ctx: Step, action: TechCall) -> None:
     require(s.alive[action.target], "T1", f"seat {action.target} is not alive")
     during = s.speech_kind or s.vote_round or s.stage
     s.tech = TechState(action.kind, action.seat, action.target, ctx.now,
-                       ctx.now + TECH_SECONDS, during)
+                       ctx.after(TECH_SECONDS), during)
     ctx.emit(TechCalled(t=ctx.now, kind=action.kind, by=action.seat, target=action.target,
                         seconds=TECH_SECONDS))
 
@@ -52,9 +52,9 @@ def timeout(ctx: Step) -> None:
                         day=s.day, called_at=tech.called_at))
     s.tech = None
     if s.deadline is not None:
-        s.deadline += TECH_SECONDS
+        s.deadline = later(s.deadline, TECH_SECONDS)
     if s.interjection_end is not None:
-        s.interjection_end += TECH_SECONDS
+        s.interjection_end = later(s.interjection_end, TECH_SECONDS)
     if not passed:
         return
     if tech.kind == "defeat":

@@ -36,11 +36,11 @@ def start_vote(ctx: Step, round_: str, candidates: list[int]) -> None:
     s.candidates, s.ballots = list(candidates), {}
     if s.settings.voting == "open":
         s.calling = 0
-        s.deadline = ctx.now + CALL_SECONDS
+        s.deadline = ctx.after(CALL_SECONDS)
         ctx.emit(Phase(t=ctx.now, phase=round_, day=s.day, seconds=CALL_SECONDS * len(candidates)))
         ctx.emit(Calling(t=ctx.now, candidate=candidates[0], seconds=CALL_SECONDS))
     else:
-        s.deadline = ctx.now + VOTE_SECONDS
+        s.deadline = ctx.after(VOTE_SECONDS)
         ctx.emit(Phase(t=ctx.now, phase=round_, day=s.day, seconds=VOTE_SECONDS))
 
 
@@ -70,7 +70,7 @@ def vote_timeout(ctx: Step) -> None:
     s = ctx.state
     if s.settings.voting == "open" and s.calling + 1 < len(s.candidates):
         s.calling += 1
-        s.deadline = ctx.now + CALL_SECONDS
+        s.deadline = ctx.after(CALL_SECONDS)
         ctx.emit(Calling(t=ctx.now, candidate=s.candidates[s.calling], seconds=CALL_SECONDS))
     else:
         _count(ctx)
@@ -118,7 +118,7 @@ def _start_lift(ctx: Step, tied: list[int]) -> None:
     s = ctx.state
     s.stage, s.vote_round = "lift", "lift"
     s.candidates, s.ballots = list(tied), {}
-    s.deadline = ctx.now + LIFT_SECONDS
+    s.deadline = ctx.after(LIFT_SECONDS)
     ctx.emit(Phase(t=ctx.now, phase="lift", day=s.day, seconds=LIFT_SECONDS))
 
 

@@ -11,7 +11,8 @@ MAX_TECH_CALLS = 3
 
 def random_game(seed: int, settings=None, deal=None, bots=(), on_step=None, max_steps=5000):
     """Play a game of random legal moves at random moments; return the final
-    state, all events, the timed actions and the number of deadlines fired."""
+    state, all events, every step as (time, action or Timeout) as a live
+    table records it, and the number of deadlines fired."""
     rng = random.Random(seed)
     state, events = new_game(CLASSIC, settings or {}, seed, deal, bots)
     if on_step:
@@ -31,8 +32,7 @@ def random_game(seed: int, settings=None, deal=None, bots=(), on_step=None, max_
         if action is None:
             action, now = Timeout(), due
             deadlines += 1
-        else:
-            played.append((now, action))
+        played.append((now, action))
         state, new = apply(state, action, now)
         events.extend(new)
         if on_step:
