@@ -1,0 +1,7 @@
+"""The HTTP side of Omerta: accounts, lobby, and (soon) the table WebSocket."""
+from .app import create_app
+from .config import Config
+from .keys import CONFIG, DB, TABLES
+from .ratelimit import Limit
+
+__all__ = ["CONFIG", "Config", "DB", "Limit", "TABLES", "create_app"]

@@ -1,0 +1,30 @@
+"""What a server instance is started with."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+
+from ..runtime import RuntimeFactory
+from .ratelimit import Limit
+
+
+@dataclass(frozen=True)
+class Config:
+    database_url: str
+    #: builds the live-table runtime once the database is open
+    runtime: RuntimeFactory
+    #: >1 runs every game timer faster (development and tests only)
+    time_scale: float = 1.0
+    #: keep one open table with bots in every seat but one (`omerta serve --demo`)
+    demo: bool = False
+    session_lifetime: timedelta = timedelta(days=30)
+    #: argon2id with argon2-cffi's defaults (RFC 9106 low-memory profile)
+    password_hasher: PasswordHasher = field(default_factory=PasswordHasher)
+    #: login attempts, counted before the password is checked so a burst of
+    #: parallel guesses is stopped too; a success clears the username's count
+    login_limit_per_user: Limit = Limit(attempts=10, seconds=300)
+    login_limit_per_ip: Limit = Limit(attempts=30, seconds=300)
+    #: requests are small JSON objects; anything larger is refused with 413
+    max_body_bytes: int = 64 * 1024

@@ -1,0 +1,158 @@
+"""The database schema, as plain SQLAlchemy 2 models.
+
+Portable on purpose: every column type works on Postgres (asyncpg) and
+SQLite (aiosqlite), so one set of migrations serves both. Constraint names
+come from NAMING so migrations can refer to them on either database."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+from sqlalchemy import (JSON, BigInteger, CheckConstraint, DateTime, ForeignKey, Index, Integer,
+                        MetaData, String, Text, UniqueConstraint, false, func)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator
+
+NAMING = {
+    "ix": "ix_%(table_name)s_%(column_0_N_name)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+class UTCDateTime(TypeDecorator[datetime]):
+    """An aware UTC datetime on both databases. SQLite keeps no zone, so
+    values are stored as UTC and given their zone back when read; without
+    this, comparisons between stored and current times break on SQLite."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("naive datetime given to the store; use an aware UTC time")
+        return value.astimezone(timezone.utc)
+
+    def process_result_value(self, value: datetime | None, dialect: Any) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value
+
+
+def utcnow() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(32))
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    is_moderator: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+# Unique ignoring case, so "Alice" cannot pose as "alice".
+Index("uq_users_username_lower", func.lower(User.username), unique=True)
+
+
+class LoginSession(Base):
+    """A signed-in browser. Only a hash of the token is kept, so a leaked
+    database does not hand out live sessions."""
+
+    __tablename__ = "sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+class GameTable(Base):
+    """A table from the lobby to the end of its game. `seed` drives the
+    engine's RNG (the deal) and must never reach a client while the game
+    is on."""
+
+    __tablename__ = "tables"
+    __table_args__ = (
+        CheckConstraint("status IN ('open', 'playing', 'finished', 'abandoned')", name="status"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    creator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    ruleset: Mapped[str] = mapped_column(String(32))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default="open", index=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    seed: Mapped[int] = mapped_column(BigInteger)
+
+    creator: Mapped[User] = relationship(lazy="raise")
+    seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="raise",
+                                             cascade="all, delete-orphan")
+
+
+class Seat(Base):
+    """One taken seat. Before the start the number is only a place at the
+    table; it is drawn at random when the table fills (C1)."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        CheckConstraint("(user_id IS NULL) = is_bot", name="user_or_bot"),
+        UniqueConstraint("table_id", "user_id"),
+    )
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    is_bot: Mapped[bool] = mapped_column(default=False)
+
+    user: Mapped[User | None] = relationship(lazy="raise")
+
+
+class TableRecord(Base):
+    """The table's script (SCRIPTS.md), one JSON line per row: the header
+    at line 0, then every applied action and timeout. Append-only: the
+    text is kept exactly as written so an export replays byte for byte."""
+
+    __tablename__ = "table_records"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"),
+                                          primary_key=True)
+    line: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class Game(Base):
+    __tablename__ = "games"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), unique=True)
+    winner: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(64))
+    ended_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ranked: Mapped[bool] = mapped_column()
+
+    players: Mapped[list[GamePlayer]] = relationship(order_by="GamePlayer.seat", lazy="raise",
+                                                     cascade="all, delete-orphan")
+
+
+class GamePlayer(Base):
+    __tablename__ = "game_players"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # None: a bot
+    role: Mapped[str] = mapped_column(String(16))
+    result: Mapped[str] = mapped_column(String(8))   # win / loss / draw
