@@ -62,9 +62,6 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
     """Apply one action (or the due timeout) at time `now` (seconds since the
     game started, taken to the millisecond). Raises
     IllegalAction naming the rule; the given state is never modified."""
-    now = round(now, 3)     # the engine's clock counts whole milliseconds
-    if now < state.now:
-        raise ClockError(f"time runs backwards: {now} < {state.now}")
     due = state.next_deadline
     if isinstance(action, Timeout):
         if due is None or now < due:
@@ -72,6 +69,9 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
         ctx = Step(state.clone(), due)   # the next part starts exactly at the deadline
         _timeout(ctx)
     else:
+        now = round(now, 3)     # the engine's clock counts whole milliseconds
+        if now < state.now:
+            raise ClockError(f"time runs backwards: {now} < {state.now}")
         if due is not None and now > due:
             raise ClockError(f"the deadline at {due} must fire before an action at {now}")
         require(not state.over, "E4", "the game is over")

@@ -81,8 +81,8 @@ class State:
     reason: str | None = None
 
     def clone(self) -> "State":
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
+        new = object.__new__(State)
+        new.__dict__ = self.__dict__.copy()   # far cheaper than setting each field
         new.roles = self.roles[:]
         new.alive = self.alive[:]
         new.fouls = self.fouls[:]
@@ -95,9 +95,10 @@ class State:
         new.candidates = self.candidates[:]
         new.ballots = dict(self.ballots)
         new.tied = self.tied[:]
-        new.choices = {k: (dict(v) if isinstance(v, dict) else v) for k, v in self.choices.items()}
-        new.checked = dict(self.checked)
-        new.memory = dict(self.memory)
+        new.choices = {k: (dict(v) if isinstance(v, dict) else v)
+                       for k, v in self.choices.items()} if self.choices else {}
+        new.checked = dict(self.checked) if self.checked else {}
+        new.memory = dict(self.memory) if self.memory else {}
         if self.tech is not None:
             new.tech = self.tech.copy()
         return new
