@@ -11,28 +11,18 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from ..store import Database
-from . import auth, csrf, lobby
+from ..jobs import scheduler
+from . import auth, csrf, lobby, players
 from .config import Config
 from .keys import CONFIG, DB, LOGIN_LIMIT_PER_IP, LOGIN_LIMIT_PER_USER, PASSWORDS, TABLES
 from .passwords import Passwords
 from .ratelimit import RateLimiter
+from .web import setup_web
 from .wire import ApiError, error_response
 
 log = logging.getLogger(__name__)
 
 API_DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
-
-INDEX_HTML = """<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Omerta</title></head>
-<body>
-<h1>Omerta</h1>
-<p>A server for competitive online Mafia: ten players at a video table and no
-host. The server deals the cards, times every speech, opens and closes every
-mic and camera, counts the votes and runs the night.</p>
-<p>The browser client is not here yet. The HTTP and WebSocket API is documented
-at <a href="/docs/api">/docs/api</a>.</p>
-</body></html>
-"""
 
 
 @web.middleware
@@ -65,9 +55,10 @@ def create_app(config: Config) -> web.Application:
     app[LOGIN_LIMIT_PER_USER] = RateLimiter(config.login_limit_per_user)
     app[LOGIN_LIMIT_PER_IP] = RateLimiter(config.login_limit_per_ip)
     app.cleanup_ctx.append(_lifecycle)
-    app.router.add_get("/", _index)
+    app.cleanup_ctx.append(_jobs)
+    setup_web(app)
     app.router.add_get("/docs/api", _api_docs)
-    for routes in (auth.routes, csrf.routes, lobby.routes):
+    for routes in (auth.routes, csrf.routes, lobby.routes, players.routes):
         app.router.add_routes(routes)
     return app
 
@@ -91,8 +82,14 @@ async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
         await db.close()
 
 
-async def _index(request: web.Request) -> web.Response:
-    return web.Response(text=INDEX_HTML, content_type="text/html")
+async def _jobs(app: web.Application) -> AsyncIterator[None]:
+    """The periodic jobs run while the app does (after the database opens)."""
+    jobs = scheduler(app[DB])
+    jobs.start()
+    try:
+        yield
+    finally:
+        jobs.shutdown(wait=False)
 
 
 async def _api_docs(request: web.Request) -> web.Response:

@@ -17,6 +17,7 @@ class PlayerResult:
     user_id: int | None   # None: a bot
     role: str
     result: str           # win / loss / draw
+    forfeit: bool = False  # removed (T3) or the technical defeat's offender (T4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,7 +37,8 @@ async def record_game(s: AsyncSession, table_id: int, winner: str, reason: str, 
                       players: Sequence[PlayerResult], ended_at: datetime | None = None) -> int:
     game = Game(table_id=table_id, winner=winner, reason=reason, ranked=ranked,
                 ended_at=ended_at or utcnow(),
-                players=[GamePlayer(seat=p.seat, user_id=p.user_id, role=p.role, result=p.result)
+                players=[GamePlayer(seat=p.seat, user_id=p.user_id, role=p.role, result=p.result,
+                                    forfeit=p.forfeit)
                          for p in players])
     s.add(game)
     await s.flush()
@@ -52,3 +54,8 @@ async def history(s: AsyncSession, user_id: int, limit: int = 50) -> list[Histor
     return [HistoryEntry(game.id, game.table_id, game.ended_at, game.winner, game.reason,
                          game.ranked, player.seat, player.role, player.result)
             for game, player in rows.tuples()]
+
+
+async def table_of_game(s: AsyncSession, game_id: int) -> int | None:
+    """The table a finished game was played at (its record is the table's)."""
+    return await s.scalar(select(Game.table_id).where(Game.id == game_id))

@@ -8,8 +8,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-from sqlalchemy import (JSON, BigInteger, CheckConstraint, DateTime, ForeignKey, Index, Integer,
-                        MetaData, String, Text, UniqueConstraint, false, func)
+from sqlalchemy import (JSON, BigInteger, CheckConstraint, DateTime, Float, ForeignKey, Index,
+                        Integer, MetaData, String, Text, UniqueConstraint, false, func)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 from sqlalchemy.types import TypeDecorator
 
@@ -131,6 +131,10 @@ class TableRecord(Base):
                                           primary_key=True)
     line: Mapped[int] = mapped_column(Integer, primary_key=True)
     text: Mapped[str] = mapped_column(Text)
+    #: the client message id of the action on this line (WebSocket `id`), so
+    #: a repeated message is still recognised after a restart; kept beside
+    #: the text because the text's format is SCRIPTS.md's
+    client_id: Mapped[str | None] = mapped_column(String(64))
 
 
 class Game(Base):
@@ -156,3 +160,79 @@ class GamePlayer(Base):
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)  # None: a bot
     role: Mapped[str] = mapped_column(String(16))
     result: Mapped[str] = mapped_column(String(8))   # win / loss / draw
+    #: removed by the table (T3) or handed the technical defeat (T4): no awards
+    forfeit: Mapped[bool] = mapped_column(default=False, server_default=false())
+
+
+class PlayerRating(Base):
+    """A ranked player's skill belief (omerta.ratings.model) and wallet.
+    `inflated_at`: inactivity before this moment is already in sigma."""
+
+    __tablename__ = "player_ratings"
+
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    coins: Mapped[int] = mapped_column(Integer, default=0)
+    experience: Mapped[int] = mapped_column(Integer, default=0)
+    last_game_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    inflated_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class RatingSide(Base):
+    """The league's learned red-vs-black advantage: a single row, id 1."""
+
+    __tablename__ = "rating_side"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatedGame(Base):
+    """The ledger that makes awards exactly-once: a game's awards are applied
+    in the transaction that inserts its row, and never while a row exists."""
+
+    __tablename__ = "rated_games"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    applied_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class GameAward(Base):
+    """What one game changed for one player, so it can be shown and, if a
+    moderator voids the game, reverted exactly."""
+
+    __tablename__ = "game_awards"
+
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"),
+                                         primary_key=True, index=True)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    display_before: Mapped[int] = mapped_column(Integer)
+    display_after: Mapped[int] = mapped_column(Integer)
+    coins: Mapped[int] = mapped_column(Integer)
+    experience: Mapped[int] = mapped_column(Integer)
+
+
+class LeaderboardRow(Base):
+    """The leaderboard snapshot, rebuilt whole by a periodic job."""
+
+    __tablename__ = "leaderboard"
+
+    rank: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    username: Mapped[str] = mapped_column(String(32))
+    rating: Mapped[int] = mapped_column(Integer)
+    games: Mapped[int] = mapped_column(Integer)
+    provisional: Mapped[bool] = mapped_column()
+    refreshed_at: Mapped[datetime] = mapped_column(UTCDateTime)

@@ -7,6 +7,7 @@ every transaction is already one writer at a time (see `db.create_engine`)."""
 from __future__ import annotations
 
 import itertools
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Sequence
 
@@ -85,14 +86,48 @@ async def end_table(s: AsyncSession, table_id: int, status: str,
                     .values(status=status, finished_at=when or utcnow()))
 
 
-async def append_record(s: AsyncSession, table_id: int, line: int, text: str) -> None:
+async def append_record(s: AsyncSession, table_id: int, line: int, text: str,
+                        client_id: str | None = None) -> None:
     """Add line `line` of the table's script. Lines are never rewritten: a
     second write of the same line fails on the primary key."""
-    s.add(TableRecord(table_id=table_id, line=line, text=text))
+    s.add(TableRecord(table_id=table_id, line=line, text=text, client_id=client_id))
     await s.flush()
+
+
+@dataclass(frozen=True, slots=True)
+class RecordLine:
+    line: int
+    text: str
+    client_id: str | None = None
+
+
+async def append_records(s: AsyncSession, table_id: int, lines: Sequence[RecordLine]) -> None:
+    """Add several lines of the table's script in one statement."""
+    if lines:
+        await s.execute(insert(TableRecord), [
+            {"table_id": table_id, "line": r.line, "text": r.text, "client_id": r.client_id}
+            for r in lines])
 
 
 async def read_record(s: AsyncSession, table_id: int) -> list[str]:
     """The table's script, header first."""
     return list((await s.scalars(select(TableRecord.text).where(TableRecord.table_id == table_id)
                                  .order_by(TableRecord.line))).all())
+
+
+async def read_record_lines(s: AsyncSession, table_id: int) -> list[RecordLine]:
+    """The table's script with each line's client message id, header first."""
+    rows = await s.execute(select(TableRecord.line, TableRecord.text, TableRecord.client_id)
+                           .where(TableRecord.table_id == table_id).order_by(TableRecord.line))
+    return [RecordLine(line, text, client_id) for line, text, client_id in rows.tuples()]
+
+
+async def abandon_empty(s: AsyncSession, created_before: datetime) -> int:
+    """Close open tables created before `created_before` that nobody sits at."""
+    seated = select(Seat.table_id)
+    result = await s.execute(
+        update(GameTable)
+        .where(GameTable.status == "open", GameTable.created_at < created_before,
+               GameTable.id.not_in(seated))
+        .values(status="abandoned", finished_at=utcnow()))
+    return result.rowcount

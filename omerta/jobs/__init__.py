@@ -1,0 +1,45 @@
+"""Periodic jobs (APScheduler 3.x, in-process): never game timers, which
+are the table actors' own `loop.call_at`. Every job is idempotent: running
+it twice, or after a missed run, leaves the same result."""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from apscheduler.schedulers.asyncio import AsyncIOScheduler
+
+from ..store import Database, ratings, tables
+from ..store.models import utcnow
+
+log = logging.getLogger(__name__)
+
+#: an open table nobody sits at for this long is closed
+EMPTY_LOBBY_AGE = timedelta(hours=1)
+
+
+async def inflate_inactive(db: Database) -> None:
+    async with db.begin() as s:
+        n = await ratings.inflate_inactive(s)
+    log.info("inactivity widened %d ratings", n)
+
+
+async def refresh_leaderboard(db: Database) -> None:
+    async with db.begin() as s:
+        await ratings.refresh_leaderboard(s)
+
+
+async def clean_empty_lobbies(db: Database) -> None:
+    async with db.begin() as s:
+        n = await tables.abandon_empty(s, utcnow() - EMPTY_LOBBY_AGE)
+    if n:
+        log.info("closed %d empty open tables", n)
+
+
+def scheduler(db: Database) -> AsyncIOScheduler:
+    jobs = AsyncIOScheduler(timezone="UTC")
+    # coalesce: a missed run is run once, not once per missed period.
+    options = {"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600}
+    jobs.add_job(inflate_inactive, "interval", hours=6, args=[db], **options)
+    jobs.add_job(refresh_leaderboard, "interval", minutes=1, args=[db], **options,
+                 next_run_time=utcnow())
+    jobs.add_job(clean_empty_lobbies, "interval", minutes=10, args=[db], **options)
+    return jobs

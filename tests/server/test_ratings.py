@@ -1,0 +1,152 @@
+"""Ratings, coins and experience applied exactly once; profiles and the
+leaderboard over HTTP (issue 5), against SQLite and real Postgres."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select
+
+from omerta.ratings import model
+from omerta.store import ratings
+from omerta.store.games import PlayerResult, record_game
+from omerta.store.models import GameAward, PlayerRating, RatedGame, RatingSide, utcnow
+from omerta.store.tables import create_table
+
+ROLES = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6
+
+
+async def _players(h, n=10):
+    clients = [await h.player(f"player{i}") for i in range(1, n + 1)]
+    me = [(await c.get("/api/me")).body["user"]["id"] for c in clients]
+    return clients, me
+
+
+async def _finish(h, user_ids, winner="red", ranked=True, forfeit=(), bots=()):
+    """Store a finished game of these players in seat order, and apply it."""
+    async with h.db.begin() as s:
+        table_id = await create_table(s, user_ids[0], "classic", {}, 1)
+        players = []
+        for seat, (uid, role) in enumerate(zip(user_ids, ROLES), 1):
+            team = "black" if role in ("don", "mafia") else "red"
+            result = "draw" if winner == "draw" else ("win" if team == winner else "loss")
+            players.append(PlayerResult(seat, None if seat in bots else uid, role, result,
+                                        forfeit=seat in forfeit))
+        game = await record_game(s, table_id, winner, "no_black_left", ranked, players)
+        applied = await ratings.apply_game(s, game)
+    return game, applied
+
+
+async def test_a_ranked_game_moves_winners_up_and_losers_down_and_pays_the_winners(harness):
+    _, ids = await _players(harness)
+    game, applied = await _finish(harness, ids, "red")
+    assert applied
+    async with harness.db.begin() as s:
+        rows = {r.user_id: r for r in (await s.execute(select(PlayerRating))).scalars()}
+    fresh = model.new_rating()
+    assert all(rows[u].mu > fresh.mu for u in ids[3:])             # red won
+    assert all(rows[u].mu < fresh.mu for u in ids[:3])
+    assert all(rows[u].sigma < fresh.sigma and rows[u].games == 1 for u in ids)
+    assert rows[ids[5]].coins == 10 and rows[ids[0]].coins == 0
+    assert rows[ids[5]].experience == 30 and rows[ids[0]].experience == 10
+
+
+async def test_repeating_or_retrying_the_finish_changes_nothing(harness):
+    _, ids = await _players(harness)
+    game, _ = await _finish(harness, ids)
+    async with harness.db.begin() as s:
+        before = [(r.user_id, r.mu, r.sigma, r.games, r.coins)
+                  for r in (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()]
+        assert await ratings.apply_game(s, game) is False
+    async with harness.db.begin() as s:
+        assert await ratings.apply_game(s, game) is False
+        after = [(r.user_id, r.mu, r.sigma, r.games, r.coins)
+                 for r in (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()]
+        side = await s.get(RatingSide, 1)
+    assert after == before and side.games == 1
+
+
+async def test_a_crash_before_commit_applies_nothing_and_the_retry_applies_once(harness):
+    _, ids = await _players(harness)
+    with pytest.raises(RuntimeError):
+        async with harness.db.begin() as s:
+            table_id = await create_table(s, ids[0], "classic", {}, 1)
+            game = await record_game(s, table_id, "red", "no_black_left", True, [
+                PlayerResult(seat, uid, role, "win") for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)])
+            await ratings.apply_game(s, game)
+            raise RuntimeError("the server died here")
+    async with harness.db.begin() as s:
+        assert (await s.execute(select(PlayerRating))).first() is None
+        assert (await s.execute(select(RatedGame))).first() is None
+    game, applied = await _finish(harness, ids)
+    assert applied
+
+
+async def test_A1_practice_and_unranked_games_award_nothing(harness):
+    _, ids = await _players(harness)
+    _, applied = await _finish(harness, ids, ranked=False)
+    assert not applied
+    async with harness.db.begin() as s:
+        assert (await s.execute(select(PlayerRating))).first() is None
+
+
+async def test_T3_T4_a_forfeiting_winner_gets_no_coins_or_experience_but_the_rating_moves(harness):
+    _, ids = await _players(harness)
+    await _finish(harness, ids, "red", forfeit={6})
+    async with harness.db.begin() as s:
+        forfeiter = await s.get(PlayerRating, ids[5])
+        other = await s.get(PlayerRating, ids[6])
+    assert (forfeiter.coins, forfeiter.experience) == (0, 0)
+    assert forfeiter.mu == pytest.approx(other.mu)
+
+
+async def test_profile_history_and_leaderboard_show_the_game(harness):
+    clients, ids = await _players(harness)
+    game, _ = await _finish(harness, ids, "black")
+    async with harness.db.begin() as s:
+        await ratings.refresh_leaderboard(s)
+    reply = await clients[0].get("/api/players/PLAYER1")
+    assert reply.status == 200
+    p = reply.body["player"]
+    assert p["games"] == 1 and p["provisional"] and p["roles"]["don"] == {"games": 1, "wins": 1, "win_rate": 1.0}
+    history = (await clients[0].get("/api/players/player1/games")).body["games"]
+    assert history[0]["game"] == game and history[0]["result"] == "win" and history[0]["role"] == "don"
+    assert history[0]["rating_change"] > 0 and history[0]["coins"] == 10
+    board = (await clients[0].get("/api/leaderboard?per_page=3")).body
+    assert board["total"] == 10 and [row["rank"] for row in board["players"]] == [1, 2, 3]
+    assert {row["username"] for row in board["players"]} <= {"player1", "player2", "player3"}
+    assert all(row["provisional"] for row in board["players"])
+    page2 = (await clients[0].get("/api/leaderboard?per_page=3&page=2")).body["players"]
+    assert [row["rank"] for row in page2] == [4, 5, 6]
+
+
+async def test_profile_and_leaderboard_refuse_bad_queries_with_a_clear_error(harness):
+    clients, _ = await _players(harness, 1)
+    assert (await clients[0].get("/api/players/nobody")).status == 404
+    bad = await clients[0].get("/api/leaderboard?page=0")
+    assert bad.status == 400 and "page" in bad.body["error"]
+
+
+async def test_jobs_are_idempotent_inflation_counts_idle_time_once(harness):
+    _, ids = await _players(harness)
+    await _finish(harness, ids)
+    later = utcnow() + timedelta(days=30)
+    async with harness.db.begin() as s:
+        before = (await s.get(PlayerRating, ids[0])).sigma
+        assert await ratings.inflate_inactive(s, later) == 10
+        once = (await s.get(PlayerRating, ids[0])).sigma
+        assert await ratings.inflate_inactive(s, later) == 0
+        twice = (await s.get(PlayerRating, ids[0])).sigma
+        assert await ratings.refresh_leaderboard(s) == await ratings.refresh_leaderboard(s) == 10
+    assert once > before and twice == once
+
+
+async def test_awards_are_recorded_per_game_so_they_can_be_reverted_exactly(harness):
+    _, ids = await _players(harness)
+    game, _ = await _finish(harness, ids)
+    async with harness.db.begin() as s:
+        awards = (await s.execute(select(GameAward).where(GameAward.game_id == game))).scalars().all()
+        rows = {r.user_id: r for r in (await s.execute(select(PlayerRating))).scalars()}
+    assert len(awards) == 10
+    for a in awards:
+        assert rows[a.user_id].mu == a.mu_after and a.mu_before == model.new_rating().mu
