@@ -51,6 +51,8 @@ def upgrade() -> None:
         sa.Column("game_id", sa.Integer(), nullable=False),
         sa.Column("applied_at", UTC, nullable=False),
         sa.Column("voided_at", UTC, nullable=True),
+        sa.Column("side_mu_change", sa.Float(), nullable=False),
+        sa.Column("side_variance_change", sa.Float(), nullable=False),
         sa.ForeignKeyConstraint(["game_id"], ["games.id"],
                                 name=op.f("fk_rated_games_game_id_games"), ondelete="CASCADE"),
         sa.PrimaryKeyConstraint("game_id", name=op.f("pk_rated_games")),

@@ -202,6 +202,9 @@ class RatedGame(Base):
                                          primary_key=True)
     applied_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     voided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    #: what this game moved the league's side term by, to revert it exactly
+    side_mu_change: Mapped[float] = mapped_column(Float, default=0.0)
+    side_variance_change: Mapped[float] = mapped_column(Float, default=0.0)
 
 
 class GameAward(Base):

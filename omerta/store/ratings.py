@@ -44,7 +44,8 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
     if await s.get(RatedGame, game_id) is not None:
         return False
     now = now or utcnow()
-    s.add(RatedGame(game_id=game_id, applied_at=now))
+    ledger = RatedGame(game_id=game_id, applied_at=now)
+    s.add(ledger)
     players = (await s.execute(select(GamePlayer).where(GamePlayer.game_id == game_id)
                                .order_by(GamePlayer.seat))).scalars().all()
     humans = [p for p in players if p.user_id is not None]
@@ -57,6 +58,8 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
     new_red, new_black, new_side = model.update(
         [_rating(rows[p.user_id]) for p in red], [_rating(rows[p.user_id]) for p in black],
         outcome, side)
+    ledger.side_mu_change = new_side.mu - side_row.mu
+    ledger.side_variance_change = new_side.sigma ** 2 - side_row.sigma ** 2
     side_row.mu, side_row.sigma, side_row.games = new_side.mu, new_side.sigma, new_side.games
     for player, after in [*zip(red, new_red), *zip(black, new_black)]:
         before = _rating(rows[player.user_id])
@@ -73,6 +76,32 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
                         sigma_before=before.sigma, mu_after=after.mu, sigma_after=after.sigma,
                         display_before=model.display(before), display_after=model.display(after),
                         coins=gift.coins, experience=gift.experience))
+    await s.flush()
+    return True
+
+
+async def void_game(s: AsyncSession, game_id: int, now: datetime | None = None) -> bool:
+    """Revert exactly what a ranked game changed, for every player and the
+    side term, even after later games were rated: each change is undone as
+    a difference (mu, variance, games, coins, experience), so later games'
+    changes stay. Returns False when there is nothing (left) to void."""
+    ledger = await s.get(RatedGame, game_id)
+    if ledger is None or ledger.voided_at is not None:
+        return False
+    ledger.voided_at = now or utcnow()
+    cap = model.DEFAULT_PARAMS.sigma0
+    awards = (await s.execute(select(GameAward).where(GameAward.game_id == game_id))).scalars()
+    for gift in awards:
+        row = await s.get(PlayerRating, gift.user_id)
+        row.mu -= gift.mu_after - gift.mu_before
+        row.sigma = min(cap, (row.sigma ** 2 + gift.sigma_before ** 2 - gift.sigma_after ** 2) ** 0.5)
+        row.games -= 1
+        row.coins -= gift.coins
+        row.experience -= gift.experience
+    side = await _side(s)
+    side.mu -= ledger.side_mu_change
+    side.sigma = max(0.0, side.sigma ** 2 - ledger.side_variance_change) ** 0.5
+    side.games -= 1
     await s.flush()
     return True
 

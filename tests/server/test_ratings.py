@@ -150,3 +150,32 @@ async def test_awards_are_recorded_per_game_so_they_can_be_reverted_exactly(harn
     assert len(awards) == 10
     for a in awards:
         assert rows[a.user_id].mu == a.mu_after and a.mu_before == model.new_rating().mu
+
+
+async def test_voiding_a_game_reverts_exactly_its_changes_even_after_later_games(harness):
+    _, ids = await _players(harness)
+
+    async def snapshot():
+        async with harness.db.begin() as s:
+            rows = (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()
+            side = await s.get(RatingSide, 1)
+            return ([(r.mu, r.sigma, r.games, r.coins, r.experience) for r in rows],
+                    (side.mu, side.sigma, side.games))
+
+    first, _ = await _finish(harness, ids, "red")
+    second, _ = await _finish(harness, list(reversed(ids)), "black")
+    async with harness.db.begin() as s:
+        assert await ratings.void_game(s, first)
+        assert not await ratings.void_game(s, first)          # once only
+    players, side = await snapshot()
+    # Voiding the first game leaves exactly the second game's changes.
+    fresh = model.new_rating()
+    async with harness.db.begin() as s:
+        second_awards = {a.user_id: a for a in (await s.execute(
+            select(GameAward).where(GameAward.game_id == second))).scalars()}
+    for uid, (mu, sigma, games, coins, xp) in zip(sorted(ids), players):
+        a = second_awards[uid]
+        assert mu == pytest.approx(fresh.mu + (a.mu_after - a.mu_before))
+        assert games == 1 and coins == a.coins and xp == a.experience
+        assert sigma == pytest.approx((a.sigma_after ** 2 + fresh.sigma ** 2 - a.sigma_before ** 2) ** 0.5)
+    assert side[2] == 1
