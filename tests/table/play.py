@@ -9,13 +9,12 @@ from omerta.table import CLASSIC, Timeout, apply, new_game
 MAX_TECH_CALLS = 3
 
 
-def random_game(seed: int, settings=None, deal=None, bots=(), on_step=None, max_steps=5000,
-                ruleset=CLASSIC):
+def random_game(seed: int, settings=None, deal=None, bots=(), on_step=None, max_steps=5000):
     """Play a game of random legal moves at random moments; return the final
     state, all events, every step as (time, action or Timeout) as a live
     table records it, and the number of deadlines fired."""
     rng = random.Random(seed)
-    state, events = new_game(ruleset, settings or {}, seed, deal, bots)
+    state, events = new_game(CLASSIC, settings or {}, seed, deal, bots)
     if on_step:
         on_step(None, state, events)
     played, deadlines, tech_calls = [], 0, 0

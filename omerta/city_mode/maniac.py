@@ -1,0 +1,30 @@
+"""The Maniac (M7): kills one living player other than himself each night.
+He is his own side (M12)."""
+from __future__ import annotations
+
+from omerta.table.actions import Kill
+from omerta.table.state import State
+
+from .putana import blocked
+from .role import NightRole
+
+
+class Maniac(NightRole):
+    turn = "maniac"
+    holders = frozenset({"maniac"})
+    title = "Maniac"
+    action = Kill
+    rule = "M7"
+    cause = "killed"
+
+    def target_refusal(self, state: State, seat: int, target: int) -> str | None:
+        return "the Maniac cannot kill himself" if target == seat else None
+
+    def harmed(self, state: State) -> int | None:
+        for seat, target in self.chosen(state).items():
+            if not blocked(state, seat):
+                return target
+        return None
+
+
+MANIAC = Maniac()

@@ -1,0 +1,30 @@
+"""The city night: its turns in order (M4) and dawn (M11)."""
+from __future__ import annotations
+
+from omerta.table.state import State
+
+from .commissar import COMMISSAR
+from .doctor import DOCTOR
+from .don import DON
+from .maniac import MANIAC
+from .mafia import MAFIA
+from .putana import PUTANA
+from .role import NightRole
+
+#: M4: the turns of every night from the second on, in order
+NIGHT: tuple[NightRole, ...] = (PUTANA, MAFIA, MANIAC, DOCTOR, COMMISSAR, DON)
+BY_TURN: dict[str, NightRole] = {role.turn: role for role in NIGHT}
+TURNS: tuple[str, ...] = tuple(BY_TURN)
+
+
+def dawn(state: State) -> list[tuple[int, str]]:
+    """M11: every choice takes effect at once. A protected seat (visited,
+    healed) survives every harm; a seat harmed twice leaves once, named by
+    the earliest turn, so shot and killed leaves as shot. Seat order."""
+    protected = frozenset().union(*(role.protected(state) for role in NIGHT))
+    deaths: dict[int, str] = {}
+    for role in NIGHT:
+        victim = role.harmed(state)
+        if victim is not None and victim not in protected:
+            deaths.setdefault(victim, role.cause)
+    return sorted(deaths.items())

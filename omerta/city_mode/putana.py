@@ -1,0 +1,33 @@
+"""The Putana (M5): first of the night, she visits one living player other
+than herself. The visited player's own action this night has no effect, and
+nobody can shoot or kill them this night."""
+from __future__ import annotations
+
+from omerta.table.actions import Visit
+from omerta.table.state import State
+
+from .role import NightRole
+
+
+class Putana(NightRole):
+    turn = "putana"
+    holders = frozenset({"putana"})
+    title = "Putana"
+    action = Visit
+    rule = "M5"
+    not_twice_in_a_row = True
+
+    def target_refusal(self, state: State, seat: int, target: int) -> str | None:
+        return "the Putana cannot visit herself" if target == seat else None
+
+    def protected(self, state: State) -> frozenset[int]:
+        return frozenset(self.chosen(state).values())
+
+
+PUTANA = Putana()
+
+
+def blocked(state: State, seat: int) -> bool:
+    """Whether the Putana visited `seat` tonight. She acts first, so every
+    later turn already knows (M5)."""
+    return seat in PUTANA.chosen(state).values()

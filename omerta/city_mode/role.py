@@ -1,0 +1,97 @@
+"""The shape of one city night role: its turn, who acts in it, the action
+they take, the rule a refusal cites, and what the choice does at dawn.
+
+A role only records choices while the night runs; dawn (`night.dawn`) turns
+every role's `harmed` and `protected` into deaths at once (M11)."""
+from __future__ import annotations
+
+from omerta.table.actions import Action
+from omerta.table.errors import IllegalAction
+from omerta.table.events import Audience, Event, NightChoice, to_seat
+from omerta.table.state import State
+
+
+class NightRole:
+    #: its turn: the phase name and its key in the `night_turn_seconds` setting
+    turn: str = ""
+    #: the roles whose living holders act, and see each other, in the turn
+    holders: frozenset[str] = frozenset()
+    #: the role's name in refusals ("Putana")
+    title: str = ""
+    action: type[Action] = Action
+    #: the rule cited when a choice is refused
+    rule: str = ""
+    #: how its victim's departure is recorded (roles that harm only)
+    cause: str = ""
+    #: M5, M8: never the same player two nights in a row
+    not_twice_in_a_row: bool = False
+
+    def actors(self, state: State) -> list[int]:
+        """The living holders: a dead holder's turn still runs (M4) but he is
+        not in its room and chooses nothing."""
+        return [s for s in state.seats if state.alive[s] and state.roles[s] in self.holders]
+
+    def hears(self, state: State) -> bool:
+        """M13: whether the room hears as well as sees."""
+        return True
+
+    def chosen(self, state: State) -> dict[int, int]:
+        """This night's choices, actor -> target."""
+        return state.choices.get(self.turn, {})
+
+    def actor_refusal(self, state: State, seat: int) -> str | None:
+        if not state.alive[seat] or state.roles[seat] not in self.holders:
+            return f"only the living {self.title} acts in this turn"
+        if seat in self.chosen(state):
+            return "one choice a night, and it is final"
+        return None
+
+    def target_refusal(self, state: State, seat: int, target: int) -> str | None:
+        """Why `seat` may not choose the living `target` (None: it may)."""
+        return None
+
+    def _refusal(self, state: State, seat: int, target: int) -> str | None:
+        """The limits every role's target has, then the role's own."""
+        if not state.alive[target]:
+            return f"seat {target} is not alive"
+        if self.not_twice_in_a_row and state.memory.get(self.turn) == (state.night - 1, target):
+            return f"the {self.title} never chooses the same player two nights in a row"
+        return self.target_refusal(state, seat, target)
+
+    def options(self, state: State, seat: int) -> list[Action]:
+        if self.actor_refusal(state, seat) is not None:
+            return []
+        return [self.action(seat, t) for t in state.seats if self._refusal(state, seat, t) is None]
+
+    def act(self, state: State, action: Action, now: float) -> list[Event]:
+        seat, target = action.seat, action.target
+        why = self.actor_refusal(state, seat) or self._refusal(state, seat, target)
+        if why is not None:
+            raise IllegalAction(self.rule, why)
+        state.choices.setdefault(self.turn, {})[seat] = target
+        self.remember(state, seat, target)
+        ack = NightChoice(t=now, audience=self.audience(state, seat), action=action.name,
+                          by=seat, target=target)
+        return [ack, *self.results(state, seat, target, now)]
+
+    def remember(self, state: State, seat: int, target: int) -> None:
+        """Keep what the limits across nights need. They count a choice the
+        Putana blocked too (M5), so it is kept when made, not at dawn."""
+        if self.not_twice_in_a_row:
+            state.memory[self.turn] = (state.night, target)
+
+    def audience(self, state: State, seat: int) -> Audience:
+        """Who sees the choice being made: the actor only."""
+        return to_seat(seat)
+
+    def results(self, state: State, seat: int, target: int, now: float) -> list[Event]:
+        """Private results of the choice, at once (a check's answer)."""
+        return []
+
+    def harmed(self, state: State) -> int | None:
+        """The seat this role's choice would remove at dawn, if any."""
+        return None
+
+    def protected(self, state: State) -> frozenset[int]:
+        """Seats this role's choice keeps from every harm this night."""
+        return frozenset()
