@@ -6,7 +6,7 @@ import random
 from . import flow
 from .actions import Pick
 from .events import EVERYONE, RECORD, Phase, Picked, RoleDealt, Seated, to_seat
-from .state import State
+from .state import State, put
 from .step import Step, require
 
 DRAW_SECONDS = 15  # K1
@@ -31,7 +31,7 @@ def begin(ctx: Step, deal: dict[int, str] | None) -> None:
         rng(s, "deal").shuffle(rest)
         free = [seat for seat in s.seats if seat not in fixed]
         for seat in s.seats:
-            s.roles[seat] = fixed[seat] if seat in fixed else rest[free.index(seat)]
+            s.roles = put(s.roles, seat, fixed[seat] if seat in fixed else rest[free.index(seat)])
             ctx.emit(RoleDealt(t=ctx.now, audience=to_seat(seat), seat=seat, role=s.roles[seat]))
         _dealt(ctx)
         return
@@ -66,7 +66,8 @@ def timeout(ctx: Step) -> None:
 
 def _take(ctx: Step, seat: int, card: int) -> None:
     s = ctx.state
-    s.roles[seat], s.deck[card] = s.deck[card], None
+    s.roles = put(s.roles, seat, s.deck[card])
+    s.deck[card] = None
     ctx.emit(RoleDealt(t=ctx.now, audience=to_seat(seat), seat=seat, role=s.roles[seat]))
 
 

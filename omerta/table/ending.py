@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .events import EVERYONE, Audience, GameOver, Left
+from .state import put
 from .step import Step
 
 
@@ -9,7 +10,7 @@ def depart(ctx: Step, leaving: list[tuple[int, str]], audience: Audience = EVERY
     """Seats leave together; any departure breaks the quiet-round count (E2)."""
     s = ctx.state
     for seat, cause in leaving:
-        s.alive[seat] = False
+        s.alive = put(s.alive, seat, False)
         s.departed = True
         if s.interjector == seat:
             s.interjector = None
@@ -34,7 +35,7 @@ def end_game(ctx: Step, winner: str, reason: str) -> None:
     s.interjector = s.interjection_end = None
     s.speaker = s.speech_kind = None
     s.tech = None
-    s.queue = []
+    s.queue = ()
     s.vote_round = None
     roles = {seat: s.roles[seat] for seat in s.seats}
     ctx.emit(GameOver(t=ctx.now, winner=winner, reason=reason, roles=roles))  # E4

@@ -33,11 +33,10 @@ def new_game(ruleset: Ruleset, settings: Mapping[str, Any] | None = None, seed: 
             raise BadAction(f"bot seat {seat} is not a seat of this table (1-{n})")
     if deal is not None:
         deal = _check_deal(ruleset.deck(parsed), n, deal)
-    empty = [None] * (n + 1)
-    state = State(ruleset=ruleset, settings=parsed, seed=seed, n=n, bots=bots, roles=list(empty),
-                  alive=[False] + [True] * n, fouls=[0] * (n + 1),
-                  interjections=[0] + [speeches.INTERJECTIONS_PER_GAME] * n,
-                  short_next=[False] * (n + 1))
+    state = State(ruleset=ruleset, settings=parsed, seed=seed, n=n, bots=bots,
+                  roles=(None,) * (n + 1), alive=(False,) + (True,) * n, fouls=(0,) * (n + 1),
+                  interjections=(0,) + (speeches.INTERJECTIONS_PER_GAME,) * n,
+                  short_next=(False,) * (n + 1))
     ctx = Step(state, 0.0)
     draw.begin(ctx, deal)
     return ctx.state, ctx.events

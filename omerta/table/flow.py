@@ -57,8 +57,8 @@ def begin_day(ctx: Step, deaths: list[tuple[int, str]]) -> None:
     s.stage = "day"
     s.deadline = None
     s.turns, s.turn = (), 0
-    s.nominees, s.nominations_closed, s.tied = [], False, []
-    s.vote_round, s.candidates, s.ballots = None, [], {}
+    s.nominees, s.nominations_closed, s.tied = (), False, ()
+    s.vote_round, s.candidates, s.ballots = None, (), {}
     ctx.emit(Phase(t=ctx.now, phase="day", day=s.day, seconds=None))
     if s.day >= 2:
         ctx.emit(Morning(t=ctx.now, dead=[seat for seat, _ in deaths]))
@@ -69,7 +69,7 @@ def begin_day(ctx: Step, deaths: list[tuple[int, str]]) -> None:
         if decided(ctx):  # E3: before any last word
             return
     # S6, M11: last words in seat order, then the day speeches.
-    s.queue = [(seat, "last_word") for seat, _ in sorted(deaths)]
+    s.queue = tuple((seat, "last_word") for seat, _ in sorted(deaths))
     s.then = "opening"
     run_queue(ctx)
 
@@ -78,7 +78,7 @@ def run_queue(ctx: Step) -> None:
     """Start the next queued speech, or what follows the queue."""
     s = ctx.state
     if s.queue:
-        seat, kind = s.queue.pop(0)
+        (seat, kind), s.queue = s.queue[0], s.queue[1:]
         speeches.start_speech(ctx, seat, kind)
         return
     s.stage = "day"
@@ -101,7 +101,7 @@ def _begin_day_speeches(ctx: Step) -> None:
     order = [(s.opener + i) % s.n + 1 for i in range(s.n)] if s.opener else list(s.seats)
     order = [seat for seat in order if s.alive[seat]]
     s.opener = order[0]
-    s.queue = [(seat, "day") for seat in order]
+    s.queue = tuple((seat, "day") for seat in order)
     s.then = "speeches"
     run_queue(ctx)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 from . import flow
 from .actions import EndSpeech, Interject, Nominate
 from .events import Interjection, InterjectionEnded, Nominated, Speech, SpeechEnded
+from .state import put
 from .step import Step, require
 
 SHORT_SECONDS = 30          # D4 after the third interjection, V5 tie, V7 leader
@@ -18,7 +19,7 @@ def start_speech(ctx: Step, seat: int, kind: str) -> None:
         seconds = s.ruleset.speech_seconds(s.settings)
         if s.short_next[seat]:
             seconds = SHORT_SECONDS
-            s.short_next[seat] = False
+            s.short_next = put(s.short_next, seat, False)
     elif kind in ("tie", "leader"):
         seconds = SHORT_SECONDS
     else:
@@ -71,7 +72,7 @@ def on_nominate(ctx: Step, action: Nominate) -> None:
     require(s.alive[action.target], "D2", f"seat {action.target} is not alive")
     require(action.target not in s.nominees, "D2", f"seat {action.target} is already nominated today")
     s.speech_nominated = True
-    s.nominees.append(action.target)
+    s.nominees = s.nominees + (action.target,)
     ctx.emit(Nominated(t=ctx.now, by=action.seat, target=action.target))
 
 
@@ -83,9 +84,9 @@ def on_interject(ctx: Step, action: Interject) -> None:
     require(seat != s.speaker, "D4", "the speaker cannot interject in their own speech")
     require(s.interjections[seat] > 0, "D4", "all 3 interjections of this game are used")
     require(s.interjector is None, "D5", f"seat {s.interjector} is interjecting; one at a time")
-    s.interjections[seat] -= 1
+    s.interjections = put(s.interjections, seat, s.interjections[seat] - 1)
     if s.interjections[seat] == 0:
-        s.short_next[seat] = True
+        s.short_next = put(s.short_next, seat, True)
     s.interjector = seat
     s.interjection_end = ctx.after(INTERJECTION_SECONDS)
     seconds = min(INTERJECTION_SECONDS, s.deadline - ctx.now)

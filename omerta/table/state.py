@@ -2,13 +2,20 @@
 
 The engine never mutates a state it was given: `apply` works on `clone()`
 and returns it, so a refused action leaves the caller's state untouched.
-Per-seat lists are indexed by seat number (index 0 is unused)."""
+Per-seat values are tuples indexed by seat number (index 0 is unused): the
+rare steps that change one replace the tuple (`put`), so a clone shares
+them instead of copying them every step."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
 from .ruleset import Ruleset, Turn
+
+
+def put(values: tuple, index: int, value) -> tuple:
+    """`values` with one item replaced."""
+    return values[:index] + (value,) + values[index + 1:]
 
 
 @dataclass(slots=True)
@@ -35,11 +42,11 @@ class State:
     seed: int
     n: int
     bots: frozenset[int]
-    roles: list[str | None]
-    alive: list[bool]
-    fouls: list[int]
-    interjections: list[int]
-    short_next: list[bool]
+    roles: tuple[str | None, ...]
+    alive: tuple[bool, ...]
+    fouls: tuple[int, ...]
+    interjections: tuple[int, ...]
+    short_next: tuple[bool, ...]
     deck: list[str | None] | None = None
     now: float = 0.0
     # "draw", "meeting", "night", "speech", "vote", "lift", "over"
@@ -51,19 +58,20 @@ class State:
     speaker: int | None = None
     speech_kind: str | None = None
     speech_nominated: bool = False
-    queue: list[tuple[int, str]] = field(default_factory=list)
+    queue: tuple[tuple[int, str], ...] = ()
     then: str = ""
     interjector: int | None = None
     interjection_end: float | None = None
     opener: int = 0
     # nominations and votes (D2, V1–V7)
-    nominees: list[int] = field(default_factory=list)
+    nominees: tuple[int, ...] = ()
     nominations_closed: bool = False
     vote_round: str | None = None
-    candidates: list[int] = field(default_factory=list)
+    candidates: tuple[int, ...] = ()
     calling: int = 0
+    #: replaced, never changed in place, so clones may share it
     ballots: dict[int, Any] = field(default_factory=dict)
-    tied: list[int] = field(default_factory=list)
+    tied: tuple[int, ...] = ()
     # night
     turns: tuple[Turn, ...] = ()
     turn: int = 0
@@ -83,18 +91,8 @@ class State:
     def clone(self) -> "State":
         new = object.__new__(State)
         new.__dict__ = self.__dict__.copy()   # far cheaper than setting each field
-        new.roles = self.roles[:]
-        new.alive = self.alive[:]
-        new.fouls = self.fouls[:]
-        new.interjections = self.interjections[:]
-        new.short_next = self.short_next[:]
         if self.deck is not None:
             new.deck = self.deck[:]
-        new.queue = self.queue[:]
-        new.nominees = self.nominees[:]
-        new.candidates = self.candidates[:]
-        new.ballots = dict(self.ballots)
-        new.tied = self.tied[:]
         new.choices = {k: (dict(v) if isinstance(v, dict) else v)
                        for k, v in self.choices.items()} if self.choices else {}
         new.checked = dict(self.checked) if self.checked else {}

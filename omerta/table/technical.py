@@ -5,7 +5,7 @@ from . import flow, speeches
 from .actions import TechCall, TechVote
 from .ending import decided, depart, end_game
 from .events import RECORD, Foul, TechBallot, TechCalled, TechRecord, TechResult, VoteCancelled, to_seat
-from .state import TechState
+from .state import TechState, put
 from .step import Step, later, require
 
 TECH_SECONDS = 30            # T2
@@ -62,7 +62,7 @@ def timeout(ctx: Step) -> None:
     elif tech.kind == "removal":
         remove(ctx, tech.target)
     else:
-        s.fouls[tech.target] += 1
+        s.fouls = put(s.fouls, tech.target, s.fouls[tech.target] + 1)
         ctx.emit(Foul(t=ctx.now, seat=tech.target, count=s.fouls[tech.target]))
         if s.fouls[tech.target] >= FOULS_TO_REMOVE:
             remove(ctx, tech.target)
@@ -75,15 +75,15 @@ def remove(ctx: Step, seat: int) -> None:
     depart(ctx, [(seat, "removed")])
     if decided(ctx):
         return
-    s.queue = [(q, kind) for q, kind in s.queue if q != seat and kind != "tie"]
+    s.queue = tuple((q, kind) for q, kind in s.queue if q != seat and kind != "tie")
     if s.then == "revote":
         s.then = "night"
     if not s.nominations_closed:
         s.nominations_closed = True
-        s.nominees = []
+        s.nominees = ()
         ctx.emit(VoteCancelled(t=ctx.now))
     if s.stage in ("vote", "lift"):
-        s.vote_round, s.candidates, s.ballots = None, [], {}
+        s.vote_round, s.candidates, s.ballots = None, (), {}
         flow.end_day(ctx)
     elif s.stage == "speech" and (s.speaker == seat or s.speech_kind == "tie"):
         speeches.end_speech(ctx, early=True)

@@ -33,7 +33,7 @@ def after_speeches(ctx: Step) -> None:
 def start_vote(ctx: Step, round_: str, candidates: list[int]) -> None:
     s = ctx.state
     s.stage, s.vote_round = "vote", round_
-    s.candidates, s.ballots = list(candidates), {}
+    s.candidates, s.ballots = tuple(candidates), {}
     if s.settings.voting == "open":
         s.calling = 0
         s.deadline = ctx.after(CALL_SECONDS)
@@ -59,7 +59,7 @@ def on_vote(ctx: Step, action: Vote) -> None:
     if s.settings.voting == "open":
         called = s.candidates[s.calling]
         require(action.target == called, "V3", f"open voting is calling seat {called} now")
-    s.ballots[seat] = action.target
+    s.ballots = {**s.ballots, seat: action.target}
     ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round=s.vote_round,
                     voter=seat, target=action.target))
     if s.settings.voting == "closed" and len(s.ballots) == len(s.living()):
@@ -87,17 +87,17 @@ def _count(ctx: Step) -> None:
     top = max(counts.values())
     leaders = [c for c in s.candidates if counts[c] == top]
     round_ = s.vote_round
-    s.vote_round, s.candidates, s.ballots, s.deadline = None, [], {}, None
+    s.vote_round, s.candidates, s.ballots, s.deadline = None, (), {}, None
     s.stage = "day"
     if len(leaders) == 1:
         if _zero_day(ctx):
-            s.queue, s.then = [(leaders[0], "leader")], "night"    # V7
+            s.queue, s.then = ((leaders[0], "leader"),), "night"    # V7
             flow.run_queue(ctx)
         else:
             _eliminate(ctx, leaders[0])                            # V4
     elif round_ == "vote":
-        s.tied = leaders                                           # V5
-        s.queue, s.then = [(seat, "tie") for seat in leaders], "revote"
+        s.tied = tuple(leaders)                                    # V5
+        s.queue, s.then = tuple((seat, "tie") for seat in leaders), "revote"
         flow.run_queue(ctx)
     elif s.day == 1 and not s.settings.lift_at_zero:
         flow.end_day(ctx)                                          # V7: no lift on day 1
@@ -110,14 +110,14 @@ def _eliminate(ctx: Step, seat: int) -> None:
     if decided(ctx):                            # E3: before the farewell
         return
     s = ctx.state
-    s.queue, s.then = [(seat, "farewell")], "night"
+    s.queue, s.then = ((seat, "farewell"),), "night"
     flow.run_queue(ctx)
 
 
 def _start_lift(ctx: Step, tied: list[int]) -> None:
     s = ctx.state
     s.stage, s.vote_round = "lift", "lift"
-    s.candidates, s.ballots = list(tied), {}
+    s.candidates, s.ballots = tuple(tied), {}
     s.deadline = ctx.after(LIFT_SECONDS)
     ctx.emit(Phase(t=ctx.now, phase="lift", day=s.day, seconds=LIFT_SECONDS))
 
@@ -127,7 +127,7 @@ def on_lift(ctx: Step, action: Lift) -> None:
     require(s.stage == "lift", "V6", "there is no lift vote now")
     require(s.alive[seat], "V6", "only living players vote")
     require(seat not in s.ballots, "V2", "your first vote is final")
-    s.ballots[seat] = action.yes
+    s.ballots = {**s.ballots, seat: action.yes}
     ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round="lift",
                     voter=seat, yes=action.yes))
 
@@ -142,7 +142,7 @@ def lift_timeout(ctx: Step) -> None:
     ctx.emit(Votes(t=ctx.now, round="lift", ballots=ballots,
                    counts={"yes": yes, "no": len(living) - yes}))
     tied = s.candidates
-    s.vote_round, s.candidates, s.ballots, s.deadline = None, [], {}, None
+    s.vote_round, s.candidates, s.ballots, s.deadline = None, (), {}, None
     s.stage = "day"
     if 2 * yes > len(living):
         depart(ctx, [(seat, "lift") for seat in tied])

@@ -142,14 +142,14 @@ def test_D2_the_speaker_nominates_a_living_player_during_their_speech():
     t = Table().to_speech(3)
     at(t, 200).nominate(3, 7)
     assert t.of("nominated") == [{"event": "nominated", "t": 200, "by": 3, "target": 7}]
-    assert t.state.nominees == [7]
+    assert t.state.nominees == (7,)
     assert t.view(9)["nominees"] == [7]
 
 
 def test_D2_a_speaker_may_nominate_themselves():
     t = Table().to_speech(6).nominate(6, 6)
     assert t.last("nominated") == {"event": "nominated", "t": 360, "by": 6, "target": 6}
-    assert t.state.nominees == [6]
+    assert t.state.nominees == (6,)
 
 
 def test_D2_a_second_nomination_in_the_same_speech_is_refused():
@@ -157,7 +157,7 @@ def test_D2_a_second_nomination_in_the_same_speech_is_refused():
     err = t.refused(Nominate(2, 5))
     assert err.rule == "D2"
     assert t.refused(Nominate(2, 2)).rule == "D2"
-    assert t.state.nominees == [9]
+    assert t.state.nominees == (9,)
 
 
 def test_D2_a_nomination_is_final_and_cannot_be_replaced():
@@ -165,27 +165,27 @@ def test_D2_a_nomination_is_final_and_cannot_be_replaced():
     at(t, 150)
     assert t.refused(Nominate(2, 4)).rule == "D2"
     t.to_speech(3).nominate(3, 4).to_phase("vote")
-    assert t.state.candidates == [9, 4]
+    assert t.state.candidates == (9, 4,)
     assert [(e["by"], e["target"]) for e in t.of("nominated")] == [(2, 9), (3, 4)]
 
 
 def test_D2_each_speaker_may_nominate_once_in_their_own_speech():
     t = Table().nominations((1, 4), (2, 5), (3, 6))
-    assert t.state.nominees == [4, 5, 6]
+    assert t.state.nominees == (4, 5, 6,)
 
 
 def test_D2_only_the_speaker_may_nominate():
     t = Table().to_speech(3)
     assert t.refused(Nominate(4, 7)).rule == "D2"
     assert t.refused(Nominate(2, 7)).rule == "D2"
-    assert t.state.nominees == []
+    assert t.state.nominees == ()
 
 
 def test_D2_a_dead_player_cannot_be_nominated():
     t = day_two(shot=6).to_speech(2)
     assert t.refused(Nominate(2, 6)).rule == "D2"
     t.nominate(2, 7)
-    assert t.state.nominees == [7]
+    assert t.state.nominees == (7,)
 
 
 def test_D2_a_dead_player_cannot_nominate():
@@ -199,13 +199,13 @@ def test_D2_a_player_already_nominated_that_day_cannot_be_nominated_again():
     t.nominate(4, 8)
     t.to_speech(7)
     assert t.refused(Nominate(7, 7)).rule == "D2"          # not even by themselves
-    assert t.state.nominees == [7, 8]
+    assert t.state.nominees == (7, 8,)
 
 
 def test_D2_a_player_nominated_yesterday_may_be_nominated_again_today():
     t = Table().nominations((1, 7))                        # V7: stays on day 1
     t.to_day(2)
-    assert t.state.nominees == []
+    assert t.state.nominees == ()
     t.to_speech(2).nominate(2, 7)
     assert t.last("nominated") == {"event": "nominated", "t": DAY2, "by": 2, "target": 7}
 

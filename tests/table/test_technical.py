@@ -409,11 +409,11 @@ def test_T3_second_foul_removes_and_cancels_the_days_vote():
     t = day1()
     pass_tech(t, "foul", 8)                   # day 1
     t.to_day(2).nominations((2, 5), (3, 6), (4, 7))
-    assert t.state.nominees == [5, 6, 7]
+    assert t.state.nominees == (5, 6, 7,)
     pass_tech(t, "foul", 8)                   # day 2, during seat 4's speech
     assert t.left() == [(8, "removed")]
     assert len(t.of("vote_cancelled")) == 1
-    assert t.state.nominees == [] and t.view(None)["nominees"] == []
+    assert t.state.nominees == () and t.view(None)["nominees"] == []
     t.skip_day()
     assert [p["phase"] for p in t.of("phase") if p.get("day") == 2] == ["day"]
     assert t.of("votes") == []
@@ -470,7 +470,7 @@ def test_T3_no_more_nominations_that_day():
     assert t.refused(Nominate(3, 5)).rule in ("T3", "D2")
     t.skip_day()
     t.to_day(3).nominations((3, 6))           # the next day nominations resume
-    assert t.state.nominees == [6]
+    assert t.state.nominees == (6,)
 
 
 def test_T3_a_tie_speech_under_way_ends_at_once_and_night_falls():

@@ -81,7 +81,7 @@ def test_V1_two_nominees_start_the_vote():
     assert t.clock == VOTE2
     assert t.last("phase") == {"event": "phase", "t": VOTE2, "phase": "vote", "day": 2,
                                "seconds": 10}
-    assert t.state.candidates == [8, 3]
+    assert t.state.candidates == (8, 3,)
     assert t.view(5)["vote"]["candidates"] == [8, 3]
 
 
@@ -321,7 +321,7 @@ def test_V5_each_tied_player_speaks_again_30_seconds_in_nomination_order():
 
 def test_V5_the_revote_is_among_the_tied_players_only():
     t = tie_on_day_two().to_phase("revote")
-    assert t.state.candidates == [9, 3]
+    assert t.state.candidates == (9, 3,)
     assert t.refused(Vote(5, 7)).rule == "V2"
     t.vote(5, 9)
     assert t.state.ballots == {5: 9}
@@ -352,7 +352,7 @@ def test_V5_a_three_way_tie_gives_three_tie_speeches_and_a_three_way_revote():
     t.to_phase("revote")
     assert speeches(t, since=VOTE2) == [(9, VOTE2, 30, "tie"), (3, VOTE2 + 30, 30, "tie"),
                                         (7, VOTE2 + 60, 30, "tie")]
-    assert t.state.candidates == [9, 3, 7]
+    assert t.state.candidates == (9, 3, 7,)
     assert t.clock == VOTE2 + 90
 
 
@@ -435,7 +435,7 @@ def test_V6_more_than_half_of_the_living_players_with_one_dead():
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
     t.to_phase("revote")
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
-    assert t.phase == "lift" and t.state.candidates == [9, 3, 7]
+    assert t.phase == "lift" and t.state.candidates == (9, 3, 7,)
     assert t.refused(Lift(6, True)).rule == "V6"           # the dead do not vote
     for seat in (1, 2, 4, 5, 8):
         t.lift(seat, True)
@@ -451,7 +451,7 @@ def test_V6_the_lift_is_only_on_the_players_of_the_second_tie():
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
     t.to_phase("revote")
     t.votes(spread({9: [1, 2, 3, 4], 3: [5, 7, 8, 9], 7: [10]}))
-    assert t.phase == "lift" and t.state.candidates == [9, 3]
+    assert t.phase == "lift" and t.state.candidates == (9, 3,)
     for seat in (1, 2, 4, 5, 8, 10):
         t.lift(seat, True)
     t.wait()
