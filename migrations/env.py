@@ -4,16 +4,22 @@ Called two ways: by `omerta.store.migrate`, which hands over an open
 connection in `config.attributes["connection"]`, or by the `alembic` command
 line, which migrates the database named by DATABASE_URL (or the embedded one)."""
 import asyncio
+import warnings
 from logging.config import fileConfig
 
 from alembic import context
 from sqlalchemy import pool
+from sqlalchemy.exc import SAWarning
 from sqlalchemy.engine import Connection, make_url
 
 from omerta.store.db import create_engine, database_url
 from omerta.store.models import Base
 
 config = context.config
+# Batch mode reflects SQLite tables, and SQLite cannot reflect the
+# lower(username) index; no migration rebuilds `users`, so it is harmless.
+warnings.filterwarnings("ignore", "Skipped unsupported reflection of expression-based index",
+                        SAWarning)
 if config.config_file_name is not None:
     fileConfig(config.config_file_name)
 

@@ -4,9 +4,12 @@ The HTTP lobby only decides *when* a table starts; everything after that
 belongs to the runtime, which the server reaches through `TableRuntime`."""
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Protocol
 
 from ..store import Database
+
+if TYPE_CHECKING:
+    from .actor import TableActor
 
 
 class TableRuntime(Protocol):
@@ -22,6 +25,13 @@ class TableRuntime(Protocol):
     async def shutdown(self) -> None:
         """Called once at server stop: stop every actor. Nothing is lost: the
         records already hold every applied action."""
+
+    def table(self, table_id: int) -> "TableActor | None":
+        """The actor running table `table_id`, if it is live in this process
+        (the table WebSocket joins it)."""
+
+    def snapshot(self, reset: bool = False) -> dict[str, Any]:
+        """Measurements for the load benchmark (`--debug-stats` only)."""
 
 
 #: Builds the runtime once the database is open: (database, time_scale),

@@ -12,7 +12,7 @@ from aiohttp.typedefs import Handler
 
 from ..store import Database
 from ..jobs import scheduler
-from . import auth, csrf, lobby, players
+from . import auth, csrf, debug, lobby, moderation, players, table_ws
 from .config import Config
 from .keys import CONFIG, DB, LOGIN_LIMIT_PER_IP, LOGIN_LIMIT_PER_USER, PASSWORDS, TABLES
 from .passwords import Passwords
@@ -58,8 +58,11 @@ def create_app(config: Config) -> web.Application:
     app.cleanup_ctx.append(_jobs)
     setup_web(app)
     app.router.add_get("/docs/api", _api_docs)
-    for routes in (auth.routes, csrf.routes, lobby.routes, players.routes):
+    for routes in (auth.routes, csrf.routes, lobby.routes, players.routes, table_ws.routes,
+                   moderation.routes):
         app.router.add_routes(routes)
+    if config.debug_stats:
+        app.router.add_routes(debug.routes)
     return app
 
 

@@ -3,21 +3,28 @@ Each returns the process exit status."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import signal
 import sys
+from typing import TextIO
 
 from aiohttp import web
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError
 
 from ..runtime import RuntimeFactory
+from ..runtime.live import LiveTables, sfu_media
 from ..store import (Database, SchemaOutOfDate, check_current, database_url, head_revision,
                      is_embedded, upgrade)
+from ..store.games import table_of_game
+from ..store.tables import read_record
 from .app import create_app
 from .config import Config
 
-log = logging.getLogger("omerta.server")
+
+#: Collections of the middle generation between two full ones (Python: 10).
+FULL_GC_AFTER = 1000
 
 
 def db_upgrade() -> int:
@@ -31,8 +38,67 @@ def db_upgrade() -> int:
     return 0
 
 
+def set_moderator(username: str, grant: bool) -> int:
+    """`omerta admin grant-moderator|revoke-moderator USER` (audited)."""
+    from ..moderation import NotFound
+    from ..moderation.admin import grant_moderator, revoke_moderator
+
+    async def run() -> str:
+        await check_current(url)
+        db = Database.connect(url)
+        try:
+            return await (grant_moderator if grant else revoke_moderator)(db, username)
+        finally:
+            await db.close()
+
+    url = database_url()
+    try:
+        print(asyncio.run(run()))
+    except NotFound as e:
+        return _fail(e.message)
+    except SchemaOutOfDate as e:
+        return _fail(str(e))
+    except (OSError, DBAPIError) as e:
+        return _fail(f"cannot open {_shown(url)}: {e}")
+    return 0
+
+
+def live_tables(db: Database, time_scale: float) -> LiveTables:
+    """The tables of `omerta serve`: each with its in-process media plane."""
+    return LiveTables(db, time_scale, media=sfu_media)
+
+
+def export_game(game_id: int, out: TextIO) -> int:
+    """Write game `game_id`'s record (SCRIPTS.md) to `out`; `omerta replay`
+    plays it back to the same events."""
+    url = database_url()
+    try:
+        lines = asyncio.run(_game_record(url, game_id))
+    except SchemaOutOfDate as e:
+        return _fail(str(e))
+    except (OSError, DBAPIError) as e:
+        return _fail(f"cannot read {_shown(url)}: {e}")
+    if lines is None:
+        return _fail(f"there is no finished game {game_id} in {_shown(url)}")
+    out.write("".join(line + "\n" for line in lines))
+    out.flush()
+    return 0
+
+
+async def _game_record(url: str, game_id: int) -> list[str] | None:
+    await check_current(url)
+    db = Database.connect(url)
+    try:
+        async with db.begin() as s:
+            table_id = await table_of_game(s, game_id)
+            return None if table_id is None else await read_record(s, table_id)
+    finally:
+        await db.close()
+
+
 def serve(host: str = "127.0.0.1", port: int = 8080, time_scale: float = 1.0,
-          demo: bool = False, runtime: RuntimeFactory | None = None) -> int:
+          demo: bool = False, runtime: RuntimeFactory | None = None,
+          debug_stats: bool = False) -> int:
     """Run the server until SIGINT or SIGTERM; prints the URL to open.
 
     The embedded SQLite database is migrated automatically (it is this
@@ -50,8 +116,14 @@ def serve(host: str = "127.0.0.1", port: int = 8080, time_scale: float = 1.0,
         return _fail(str(e))
     except (OSError, DBAPIError) as e:
         return _fail(f"cannot open {_shown(url)}: {e}")
-    config = Config(database_url=url, runtime=runtime or _LobbyOnly, time_scale=time_scale,
-                    demo=demo)
+    config = Config(database_url=url, runtime=runtime or live_tables, time_scale=time_scale,
+                    demo=demo, debug_stats=debug_stats)
+    # A full garbage collection walks every live object (some 100 per open
+    # socket) and stops the event loop meanwhile: half a second with 5000
+    # sockets, every table's timers and messages held up. Most garbage dies
+    # young; allow full passes a hundred times less often than the default.
+    young, middle, _ = gc.get_threshold()
+    gc.set_threshold(young, middle, FULL_GC_AFTER)
     asyncio.run(_run(create_app(config), host, port))
     return 0
 
@@ -81,20 +153,3 @@ def _shown(url: str) -> str:
 def _fail(message: str) -> int:
     print(f"omerta: {message}", file=sys.stderr)
     return 2
-
-
-class _LobbyOnly:
-    """Stands in until the table runtime is wired into `serve`: full tables
-    are marked playing, but nothing runs them yet."""
-
-    def __init__(self, db: Database, time_scale: float):
-        pass
-
-    async def start(self, table_id: int) -> None:
-        log.warning("table %d is full, but no table runtime is wired in to run it", table_id)
-
-    async def resume_all(self) -> None:
-        pass
-
-    async def shutdown(self) -> None:
-        pass

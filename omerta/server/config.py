@@ -28,3 +28,8 @@ class Config:
     login_limit_per_ip: Limit = Limit(attempts=30, seconds=300)
     #: requests are small JSON objects; anything larger is refused with 413
     max_body_bytes: int = 64 * 1024
+    #: origins besides this server's own whose pages may open a table socket
+    #: (e.g. the public https origin when a proxy rewrites the Host header)
+    allowed_origins: tuple[str, ...] = ()
+    #: serve GET /api/debug/stats (runtime measurements; `--debug-stats`)
+    debug_stats: bool = False

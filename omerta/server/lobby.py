@@ -14,6 +14,7 @@ from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from .. import rulesets
+from ..moderation import sanctions
 from ..store import Database, tables, users
 from ..store.games import history
 from ..store.models import GameTable
@@ -118,6 +119,8 @@ async def sit(request: web.Request) -> web.Response:
     table_id = table_id_of(request)
     async with request.app[DB].begin() as s:
         table = await _open_table(s, table_id)
+        if why := await sanctions.refusal(s, user.id, table):   # suspended or banned
+            raise ApiError(403, why)
         # Only one live table per player: a player cannot be at two tables at once.
         elsewhere = await tables.seated_at(s, user.id)
         if elsewhere == table_id:

@@ -7,23 +7,27 @@ from pathlib import Path
 
 from aiohttp import web
 
+from .wire import ApiError
+
 WEB_DIR = Path(__file__).resolve().parents[2] / "web"
 ENTRY_PAGE = WEB_DIR / "index.html"
-PREFIX = "/web/"
+# Modules import each other by URL: a browser must revalidate them so that
+# after an upgrade it never mixes old and new files (ETags keep it cheap).
+REVALIDATE = {"Cache-Control": "no-cache"}
 
 
 def setup_web(app: web.Application) -> None:
     app.router.add_get("/", _entry_page)
-    app.router.add_static(PREFIX, WEB_DIR, name="web")
-    app.on_response_prepare.append(_revalidate)
+    app.router.add_get("/web/{path:.+}", _client_file)
 
 
 async def _entry_page(request: web.Request) -> web.FileResponse:
-    return web.FileResponse(ENTRY_PAGE, headers={"Cache-Control": "no-cache"})
+    return web.FileResponse(ENTRY_PAGE, headers=REVALIDATE)
 
 
-async def _revalidate(request: web.Request, response: web.StreamResponse) -> None:
-    """Modules import each other by URL: a browser must revalidate them so
-    that after an upgrade it never mixes old and new files."""
-    if request.path.startswith(PREFIX):
-        response.headers["Cache-Control"] = "no-cache"
+async def _client_file(request: web.Request) -> web.FileResponse:
+    wanted = request.match_info["path"]
+    path = (WEB_DIR / wanted).resolve()
+    if WEB_DIR not in path.parents or not path.is_file():
+        raise ApiError(404, f"no file {wanted!r} in the web client")
+    return web.FileResponse(path, headers=REVALIDATE)

@@ -239,3 +239,125 @@ class LeaderboardRow(Base):
     games: Mapped[int] = mapped_column(Integer)
     provisional: Mapped[bool] = mapped_column()
     refreshed_at: Mapped[datetime] = mapped_column(UTCDateTime)
+
+
+# --- Moderation (omerta/moderation, issue 6) ----------------------------------
+
+class TechVoteRecord(Base):
+    """T5: one technical vote as the table decided it. `record_line` is the
+    table_records line that ended it, so the record up to that line replays
+    the game to that moment. Seats and users are both kept: seats for the
+    replay, users for the history across games."""
+
+    __tablename__ = "tech_votes"
+    __table_args__ = (
+        UniqueConstraint("table_id", "record_line"),
+        CheckConstraint("kind IN ('foul', 'defeat', 'removal')", name="kind"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), index=True)
+    record_line: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    phase: Mapped[str] = mapped_column(String(16))
+    day: Mapped[int] = mapped_column(Integer)
+    called_at: Mapped[float] = mapped_column(Float)      # game seconds
+    ended_at: Mapped[float] = mapped_column(Float)       # game seconds
+    caller_seat: Mapped[int] = mapped_column(Integer)
+    caller_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    target_seat: Mapped[int] = mapped_column(Integer)
+    target_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    yes: Mapped[int] = mapped_column(Integer)
+    voters: Mapped[int] = mapped_column(Integer)
+    passed: Mapped[bool] = mapped_column()
+    recorded_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+    ballots: Mapped[list[TechBallotRecord]] = relationship(
+        order_by="TechBallotRecord.seat", lazy="raise", cascade="all, delete-orphan")
+
+
+class TechBallotRecord(Base):
+    """One living human's technical ballot; a non-voter is recorded as no (T2)."""
+
+    __tablename__ = "tech_ballots"
+
+    vote_id: Mapped[int] = mapped_column(ForeignKey("tech_votes.id", ondelete="CASCADE"),
+                                         primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    yes: Mapped[bool] = mapped_column()
+
+
+class Report(Base):
+    """A player's report of a finished game they played in: one per player per game."""
+
+    __tablename__ = "reports"
+    __table_args__ = (UniqueConstraint("game_id", "reporter_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class ModerationCase(Base):
+    """What waits for a moderator: a passed technical vote or a report.
+    `flagged`: the vote fits the abuse pattern (omerta.moderation.pattern)."""
+
+    __tablename__ = "moderation_cases"
+    __table_args__ = (
+        CheckConstraint("(vote_id IS NULL) <> (report_id IS NULL)", name="one_subject"),
+        CheckConstraint("status IN ('open', 'upheld', 'overturned', 'dismissed')", name="status"),
+        Index("ix_moderation_cases_status_opened_at", "status", "opened_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    vote_id: Mapped[int | None] = mapped_column(ForeignKey("tech_votes.id"), unique=True)
+    report_id: Mapped[int | None] = mapped_column(ForeignKey("reports.id"), unique=True)
+    opened_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    flagged: Mapped[bool] = mapped_column(default=False)
+    status: Mapped[str] = mapped_column(String(16), default="open")
+    decided_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    decided_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+
+class Sanction(Base):
+    """A warning, a suspension (until `ends_at`) or a ban (no end), given
+    by a moderator; `lifted_at` ends it early."""
+
+    __tablename__ = "sanctions"
+    __table_args__ = (
+        CheckConstraint("kind IN ('warning', 'suspension', 'ban')", name="kind"),
+        CheckConstraint("(kind = 'suspension') = (ends_at IS NOT NULL)", name="ends"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(500))
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    ends_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    moderator_id: Mapped[int] = mapped_column(ForeignKey("users.id"))
+    case_id: Mapped[int | None] = mapped_column(ForeignKey("moderation_cases.id"))
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lifted_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+
+
+class AuditEntry(Base):
+    """One moderator action. Append-only: the application has no way to
+    change or remove a row, and database triggers (migration 0004) make
+    UPDATE and DELETE fail. `moderator_id` None: the server operator, at
+    the command line (`omerta admin ...`)."""
+
+    __tablename__ = "moderation_audit"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    moderator_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"))
+    action: Mapped[str] = mapped_column(String(32))
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
+    case_id: Mapped[int | None] = mapped_column(ForeignKey("moderation_cases.id"), index=True)
+    reason: Mapped[str] = mapped_column(String(500))
+    details: Mapped[dict[str, Any]] = mapped_column(JSON)

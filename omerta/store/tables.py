@@ -12,7 +12,7 @@ from datetime import datetime
 from typing import Any, Sequence
 
 from sqlalchemy import delete, insert, select, update
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 from sqlalchemy.orm import selectinload
 
 from .models import GameTable, Seat, TableRecord, utcnow
@@ -103,10 +103,18 @@ class RecordLine:
 
 async def append_records(s: AsyncSession, table_id: int, lines: Sequence[RecordLine]) -> None:
     """Add several lines of the table's script in one statement."""
+    await append_records_of_tables(s, [(table_id, line) for line in lines])
+
+
+async def append_records_of_tables(s: AsyncSession | AsyncConnection,
+                                   lines: Sequence[tuple[int, RecordLine]]) -> None:
+    """Add lines to the scripts of several tables, (table id, line) each, in
+    one statement (a Core insert: the ORM's bulk machinery costs more than
+    the write itself)."""
     if lines:
-        await s.execute(insert(TableRecord), [
+        await s.execute(TableRecord.__table__.insert(), [
             {"table_id": table_id, "line": r.line, "text": r.text, "client_id": r.client_id}
-            for r in lines])
+            for table_id, r in lines])
 
 
 async def read_record(s: AsyncSession, table_id: int) -> list[str]:

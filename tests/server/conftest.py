@@ -137,6 +137,12 @@ class FakeRuntime:
     async def shutdown(self) -> None:
         self.stopped += 1
 
+    def table(self, table_id: int) -> None:
+        return None
+
+    def snapshot(self, reset: bool = False) -> dict[str, Any]:
+        return {}
+
 
 @dataclass
 class Reply:

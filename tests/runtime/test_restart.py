@@ -1,0 +1,124 @@
+"""`kill -9` in the middle of a game: the restarted server resumes the table
+from its record, in the same state, with nothing acknowledged lost, and
+the players reconnect and catch up (SQLite file and real Postgres)."""
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from yarl import URL
+
+from omerta.store import Database, tables
+from omerta.table.views import view
+
+from .players import Browser, SeatClient, played, register, seat_events, seat_table
+
+TIME_SCALE = 50
+
+
+async def start_server(database_url: str, log: Path) -> tuple[subprocess.Popen, URL]:
+    env = {**os.environ, "DATABASE_URL": database_url}
+    command = [sys.executable, "-m", "omerta.cli", "serve", "--port", "0",
+               "--time-scale", str(TIME_SCALE)]
+    with open(log, "a") as errors:
+        server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=errors,
+                                  text=True)
+    line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
+    found = re.search(r"open (http://\S+/)", line)
+    assert found, f"the server said {line!r}; its log: {log.read_text()}"
+    return server, URL(found.group(1))
+
+
+async def stored(database_url: str, table_id: int) -> list[tables.RecordLine]:
+    db = Database.connect(database_url)
+    try:
+        async with db.begin() as s:
+            return await tables.read_record_lines(s, table_id)
+    finally:
+        await db.close()
+
+
+async def until(condition, timeout: float = 30) -> None:
+    async def wait() -> None:
+        while not condition():
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(wait(), timeout)
+
+
+async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url, tmp_path):
+    log = tmp_path / "server.log"
+    server, base = await start_server(database_url, log)
+    people = [Browser(base) for _ in range(10)]
+    try:
+        await register(people)
+        table_id, _ = await seat_table(people)
+        clients = [SeatClient(person, table_id, seed=3) for person in people]
+        for client in clients:
+            await client.connect(resume=True)
+        running = [asyncio.create_task(client.run()) for client in clients]
+        await until(lambda: any(e["event"] == "phase" and e.get("day") == 2
+                                for e in clients[0].events.values()))
+        server.send_signal(signal.SIGKILL)
+        assert await asyncio.to_thread(server.wait, 10) == -signal.SIGKILL
+        await asyncio.wait_for(asyncio.gather(*running), 10)
+
+        # Every acknowledged action is in the record, once, as sent.
+        before = await stored(database_url, table_id)
+        recorded = {line.client_id: json.loads(line.text) for line in before if line.client_id}
+        assert sum(len(client.acked) for client in clients) >= 10
+        assert len(recorded) == sum(1 for line in before if line.client_id)
+        for client in clients:
+            for client_id, action in client.acked.items():
+                line = recorded[client_id]
+                assert line["seat"] == client.seat and line["do"] == action["do"]
+                assert all(line[k] == v for k, v in action.items())
+        # What each seat saw is a prefix of its share of the record.
+        texts = [line.text for line in before]
+        for client in clients:
+            assert list(client.events.values()) == seat_events(texts, client.seat)[:client.last]
+        frozen = played(texts).state
+
+        server, base = await start_server(database_url, log)
+        # Reconnect without playing until each has its view: the clock stands
+        # still (the grace), so the view shows the state the record left.
+        plays = [client.policy for client in clients]
+        for client in clients:
+            client.policy = None
+            # One client has lost its place: it resyncs from the view alone.
+            await client.connect(base, resume=client is not clients[1])
+        running = [asyncio.create_task(client.run()) for client in clients]
+        marks = [len(client.messages) for client in clients]
+        await until(lambda: all(c.view is not None and c.messages[-1]["type"] == "view"
+                                and len(c.messages) > m for c, m in zip(clients, marks)))
+        for client, mark in zip(clients, marks):
+            assert client.messages[-1]["view"] == json.loads(json.dumps(view(frozen, client.seat)))
+            caught_up = [m["seq"] for m in client.messages[mark:] if m["type"] == "event"]
+            newest = len(seat_events(texts, client.seat))
+            assert client.messages[-1]["seq"] == newest
+            if client is clients[1]:
+                assert caught_up == []
+        for client, policy in zip(clients, plays):
+            client.policy = policy
+            await client.nudge()
+        await asyncio.wait_for(asyncio.gather(*running), 60)
+
+        after = [line.text for line in await stored(database_url, table_id)]
+        assert after[:len(texts)] == texts
+        for client in clients:
+            assert client.events[client.last]["event"] == "game_over"
+            whole = seat_events(after, client.seat)
+            assert all(whole[seq - 1] == event for seq, event in client.events.items())
+        status, body = await people[0].request("GET", f"/api/tables/{table_id}")
+        assert body["table"]["status"] == "finished"
+    finally:
+        server.kill()
+        await asyncio.to_thread(server.wait)
+        server.stdout.close()
+        for person in people:
+            await person.close()
