@@ -39,7 +39,6 @@ def scheduler(db: Database) -> AsyncIOScheduler:
     # coalesce: a missed run is run once, not once per missed period.
     options = {"coalesce": True, "max_instances": 1, "misfire_grace_time": 3600}
     jobs.add_job(inflate_inactive, "interval", hours=6, args=[db], **options)
-    jobs.add_job(refresh_leaderboard, "interval", minutes=1, args=[db], **options,
-                 next_run_time=utcnow())
+    jobs.add_job(refresh_leaderboard, "interval", minutes=1, args=[db], **options)
     jobs.add_job(clean_empty_lobbies, "interval", minutes=10, args=[db], **options)
     return jobs
