@@ -43,6 +43,21 @@ def legal_actions(state: State, seat: int, tech_calls: bool = True) -> list[Acti
             out += [Vote(seat, c) for c in s.candidates]
     elif s.stage == "lift" and alive and seat not in s.ballots:
         out += [Lift(seat, True), Lift(seat, False)]
-    if tech_calls and alive and s.stage in DAY_STAGES:
+    if tech_calls and may_call_tech(s, seat):
         out += [TechCall(seat, kind, t) for kind in TECH_KINDS for t in s.living()]
     return out
+
+
+def may_call_tech(state: State, seat: int) -> bool:
+    """T1, T2: a living player, by day, while no technical vote runs."""
+    return (not state.over and state.tech is None and state.alive[seat]
+            and state.stage in DAY_STAGES)
+
+
+def legal_names(state: State, seat: int) -> list[str]:
+    """The names of the actions `seat` may take now, without building the
+    thirty technical calls a living player has by day (views need only names)."""
+    names = {a.name for a in legal_actions(state, seat, tech_calls=False)}
+    if may_call_tech(state, seat):
+        names.add("tech_call")
+    return sorted(names)

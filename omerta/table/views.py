@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from .legal import legal_actions
+from .legal import legal_names
 from .state import State
 
 KINDS = ("audio", "video")
@@ -117,7 +117,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
         "checks": {str(t): s.ruleset.reveal(s, seat, t)
                    for t in sorted(s.checked.get(seat, ()))} if seat is not None else {},
         "gate": gate(s).hint(seat),
-        "actions": sorted({a.name for a in legal_actions(s, seat)}) if seat is not None else [],
+        "actions": legal_names(s, seat) if seat is not None else [],
         "winner": s.winner,
         "reason": s.reason,
     }

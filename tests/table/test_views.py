@@ -83,3 +83,14 @@ def test_a_view_never_carries_the_time_of_a_private_step():
     t.check(4, 2)                            # the Sheriff's private check
     assert view(t.state, 7) == before
     assert view(t.state, 4)["checks"] == {"2": "black"}
+
+
+def test_a_views_action_names_match_the_full_list_of_legal_actions_at_every_step():
+    from omerta.table.legal import legal_actions, legal_names
+
+    def step(action, state, events):
+        for seat in state.seats:
+            assert legal_names(state, seat) == sorted({a.name for a in legal_actions(state, seat)})
+
+    for seed in range(5):
+        random_game(seed, {}, on_step=step)
