@@ -9,6 +9,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..ratings import model
+from ..table import CLASSIC
 from ..ratings.awards import award
 from .models import (Game, GameAward, GamePlayer, LeaderboardRow, PlayerRating, RatedGame,
                      RatingSide, User, utcnow)
@@ -50,8 +51,9 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
                                .order_by(GamePlayer.seat))).scalars().all()
     humans = [p for p in players if p.user_id is not None]
     rows = {p.user_id: await s.get(PlayerRating, p.user_id) for p in humans}
-    black = [p for p in humans if p.role in ("don", "mafia")]
-    red = [p for p in humans if p.role not in ("don", "mafia")]
+    # Only classic games are ranked (A1); the ruleset says who is on which team.
+    black = [p for p in humans if CLASSIC.team(p.role) == "black"]
+    red = [p for p in humans if CLASSIC.team(p.role) != "black"]
     side_row = await _side(s)
     side = model.SideState(side_row.mu, side_row.sigma, side_row.games)
     outcome = game.winner if game.winner in ("red", "black") else "draw"
