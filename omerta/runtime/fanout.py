@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable, Protocol
 
 from ..table import Event, State
-from ..table.views import view
+from ..table.views import view, views
 from . import wire
 from .clock import GameClock
 from .streams import Streams
@@ -63,16 +63,16 @@ class Fanout:
         (a shot, a check, a closed ballot), and how often."""
         self.streams.add(events)
         messages: dict[int | None, str | None] = {}
+        for seat, seat_view in views(state, {peer.seat for peer in self._peers}).items():
+            fresh = wire.view_json(seat_view)
+            changed = fresh != self._views.get(seat)
+            self._views[seat] = fresh
+            messages[seat] = self._view_message(seat, state) if changed else None
         for peer, sent in self._peers.items():
             seat = peer.seat
             for seq, text in self.streams.since(seat, sent):
                 peer.send(wire.event(seq, text))
             self._peers[peer] = self.streams.last(seat)
-            if seat not in messages:
-                fresh = wire.view_json(view(state, seat))
-                changed = fresh != self._views.get(seat)
-                self._views[seat] = fresh
-                messages[seat] = self._view_message(seat, state) if changed else None
             if messages[seat] is not None:
                 peer.send(messages[seat])
 

@@ -12,6 +12,7 @@ from array import array
 from typing import Iterable
 
 from ..table import Event
+from .wire import event_json
 
 #: Stream key of spectators: they see only `everyone` events.
 SPECTATORS = None
@@ -30,7 +31,7 @@ class Streams:
     def add(self, events: Iterable[Event]) -> None:
         """Append each event, as JSON, to the log of every seat it is for."""
         for event in events:
-            self._events.append(json.dumps(event.to_dict(), separators=(",", ":")))
+            self._events.append(event_json(event.to_dict()))
             at = len(self._events) - 1
             for seat, log in self._logs.items():
                 if event.audience.includes(seat):

@@ -5,7 +5,7 @@ the state whenever they are needed, so they can never drift from the rules."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Iterable
 
 from .legal import legal_names
 from .state import State
@@ -93,34 +93,49 @@ def known_roles(state: State, seat: int | None) -> dict[int, str]:
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
     """Everything `seat` may know right now (None: a spectator)."""
+    return views(state, (seat,))[seat]
+
+
+def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """`view` for each of `seats`, sharing what is the same for every seat
+    (a live table builds ten views after each step)."""
     s = state
-    roles = known_roles(s, seat)
-    out: dict[str, Any] = {
-        "seat": seat,
+    now_gate = gate(s)
+    shared: dict[str, Any] = {
         "ruleset": s.ruleset.name,
         "settings": s.settings.to_dict(),
         "phase": phase_name(s),
         "day": s.day,
         "night": s.night,
         "deadline": s.deadline,
-        "seats": [{"seat": q, "alive": s.alive[q], "bot": q in s.bots, "fouls": s.fouls[q],
-                   "interjections": s.interjections[q], "role": roles.get(q)}
-                  for q in s.seats],
+    }
+    after = {
         "speaker": s.speaker,
         "speech_kind": s.speech_kind,
         "interjector": s.interjector,
         "interjection_end": s.interjection_end,
         "nominees": list(s.nominees),
         "nominations_closed": s.nominations_closed,
-        "vote": _vote_view(s, seat),
-        "tech": _tech_view(s, seat),
-        "checks": {str(t): s.ruleset.reveal(s, seat, t)
-                   for t in sorted(s.checked.get(seat, ()))} if seat is not None else {},
-        "gate": gate(s).hint(seat),
-        "actions": legal_names(s, seat) if seat is not None else [],
-        "winner": s.winner,
-        "reason": s.reason,
     }
+    public_seats = [{"seat": q, "alive": s.alive[q], "bot": q in s.bots, "fouls": s.fouls[q],
+                     "interjections": s.interjections[q]} for q in s.seats]
+    out = {}
+    for seat in seats:
+        roles = known_roles(s, seat)
+        out[seat] = {
+            "seat": seat,
+            **shared,
+            "seats": [{**entry, "role": roles.get(entry["seat"])} for entry in public_seats],
+            **after,
+            "vote": _vote_view(s, seat),
+            "tech": _tech_view(s, seat),
+            "checks": {str(t): s.ruleset.reveal(s, seat, t)
+                       for t in sorted(s.checked.get(seat, ()))} if seat is not None else {},
+            "gate": now_gate.hint(seat),
+            "actions": legal_names(s, seat) if seat is not None else [],
+            "winner": s.winner,
+            "reason": s.reason,
+        }
     return out
 
 
