@@ -6,11 +6,12 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func, select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from ..ratings import model
-from ..table import CLASSIC
 from ..ratings.awards import award
+from ..table import CLASSIC
 from .models import (Game, GameAward, GamePlayer, LeaderboardRow, PlayerRating, RatedGame,
                      RatingSide, User, utcnow)
 
@@ -24,11 +25,20 @@ def _rating(row: PlayerRating | None) -> model.Rating:
 
 
 async def _side(s: AsyncSession) -> RatingSide:
-    side = await s.get(RatingSide, SIDE_ID)
+    """The side term, locked for this transaction. Every change to ratings
+    takes this lock first, so game ends, voids and inflation (each in its
+    own transaction, some at the same moment on Postgres) never lose each
+    other's read-modify-write, and never deadlock on players' rows."""
+    side = await s.get(RatingSide, SIDE_ID, with_for_update=True)
     if side is None:
+        # The first rated game: two may create the row at once; the second
+        # waits for the first and then takes its row.
         fresh = model.new_side()
-        side = RatingSide(id=SIDE_ID, mu=fresh.mu, sigma=fresh.sigma, games=0)
-        s.add(side)
+        insert = postgresql.insert if s.bind.dialect.name == "postgresql" else sqlite.insert
+        await s.execute(insert(RatingSide).values(id=SIDE_ID, mu=fresh.mu, sigma=fresh.sigma,
+                                                  games=0).on_conflict_do_nothing())
+        side = await s.get(RatingSide, SIDE_ID, with_for_update=True)
+    assert side is not None
     return side
 
 
@@ -45,6 +55,7 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
     if await s.get(RatedGame, game_id) is not None:
         return False
     now = now or utcnow()
+    side_row = await _side(s)
     ledger = RatedGame(game_id=game_id, applied_at=now)
     s.add(ledger)
     players = (await s.execute(select(GamePlayer).where(GamePlayer.game_id == game_id)
@@ -54,7 +65,6 @@ async def apply_game(s: AsyncSession, game_id: int, now: datetime | None = None)
     # Only classic games are ranked (A1); the ruleset says who is on which team.
     black = [p for p in humans if CLASSIC.team(p.role) == "black"]
     red = [p for p in humans if CLASSIC.team(p.role) != "black"]
-    side_row = await _side(s)
     side = model.SideState(side_row.mu, side_row.sigma, side_row.games)
     outcome = game.winner if game.winner in ("red", "black") else "draw"
     new_red, new_black, new_side = model.update(
@@ -90,6 +100,7 @@ async def void_game(s: AsyncSession, game_id: int, now: datetime | None = None) 
     ledger = await s.get(RatedGame, game_id)
     if ledger is None or ledger.voided_at is not None:
         return False
+    side = await _side(s)
     ledger.voided_at = now or utcnow()
     cap = model.DEFAULT_PARAMS.sigma0
     awards = (await s.execute(select(GameAward).where(GameAward.game_id == game_id))).scalars()
@@ -100,7 +111,6 @@ async def void_game(s: AsyncSession, game_id: int, now: datetime | None = None) 
         row.games -= 1
         row.coins -= gift.coins
         row.experience -= gift.experience
-    side = await _side(s)
     side.mu -= ledger.side_mu_change
     side.sigma = max(0.0, side.sigma ** 2 - ledger.side_variance_change) ** 0.5
     side.games -= 1
@@ -207,6 +217,7 @@ async def inflate_inactive(s: AsyncSession, now: datetime | None = None,
     """Grow sigma for players idle at least `idle`, counting only the time
     since the last inflation: a rerun finds nothing new to count."""
     now = now or utcnow()
+    await _side(s)
     rows = (await s.execute(select(PlayerRating).where(PlayerRating.inflated_at <= now - idle))
             ).scalars().all()
     for row in rows:

@@ -2,6 +2,7 @@
 leaderboard over HTTP (issue 5), against SQLite and real Postgres."""
 from __future__ import annotations
 
+import asyncio
 from datetime import timedelta
 
 import pytest
@@ -179,3 +180,42 @@ async def test_voiding_a_game_reverts_exactly_its_changes_even_after_later_games
         assert games == 1 and coins == a.coins and xp == a.experience
         assert sigma == pytest.approx((a.sigma_after ** 2 + fresh.sigma ** 2 - a.sigma_before ** 2) ** 0.5)
     assert side[2] == 1
+
+
+async def test_two_game_ends_committing_at_once_both_count(harness):
+    """Game ends commit concurrently on Postgres (the record writer overlaps
+    its batches): the second must wait for the first's side term, not
+    overwrite it with what it read before the first committed."""
+    _, first_ids = await _players(harness)
+    clients = [await harness.player(f"other{i}") for i in range(10)]
+    second_ids = [(await c.get("/api/me")).body["user"]["id"] for c in clients]
+    await _finish(harness, first_ids)       # the side term's row exists from now on
+    games = []
+    for ids in (first_ids, second_ids):
+        async with harness.db.begin() as s:
+            table_id = await create_table(s, ids[0], "classic", {}, 1)
+            games.append(await record_game(s, table_id, "red", "no_black_left", True, [
+                PlayerResult(seat, uid, role, "loss" if role in ("don", "mafia") else "win")
+                for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)]))
+    first_applied, release = asyncio.Event(), asyncio.Event()
+
+    async def first() -> None:
+        async with harness.db.begin() as s:
+            await ratings.apply_game(s, games[0])
+            first_applied.set()
+            await release.wait()            # still uncommitted while the second starts
+
+    async def second() -> None:
+        await first_applied.wait()
+        async with harness.db.begin() as s:
+            await ratings.apply_game(s, games[1])
+
+    tasks = [asyncio.create_task(first()), asyncio.create_task(second())]
+    await asyncio.sleep(0.3)
+    release.set()
+    await asyncio.gather(*tasks)
+    async with harness.db.begin() as s:
+        side = await s.get(RatingSide, 1)
+        assert side.games == 3
+        ledger = (await s.execute(select(RatedGame).order_by(RatedGame.game_id))).scalars().all()
+    assert side.mu == pytest.approx(model.new_side().mu + sum(r.side_mu_change for r in ledger))
