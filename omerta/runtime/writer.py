@@ -18,9 +18,9 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
-from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from ..store import Database, tables
 from ..store.tables import RecordLine
@@ -48,6 +48,9 @@ class GroupWriter:
         self.in_flight = in_flight or (POSTGRES_IN_FLIGHT if self._postgres else 1)
         self._queue: list[Write] = []
         self._running: set[asyncio.Task[None]] = set()
+        #: Postgres connections kept for lines-only batches, with their
+        #: asyncpg connection, so no batch pays for a pool checkout
+        self._held: list[tuple[AsyncConnection, Any]] = []
 
     async def write(self, table_id: int, lines: Sequence[RecordLine],
                     finish: Finish | None = None) -> None:
@@ -95,12 +98,9 @@ class GroupWriter:
                     if write.finish is not None:
                         await write.finish(s)
         elif self._postgres:
-            # Lines only (nearly always): one statement, atomic by itself
-            # (asyncpg sends the rows with a single Sync), so one round trip
-            # instead of BEGIN, the rows and COMMIT.
-            async with self.db.engine.connect() as conn:
-                conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                await tables.append_records_of_tables(conn, lines)
+            # Lines only (nearly always): one statement, atomic by itself,
+            # so one round trip instead of BEGIN, the rows and COMMIT.
+            await self._append_held(lines)
         else:
             async with self.db.engine.begin() as conn:
                 await tables.append_records_of_tables(conn, lines)
@@ -110,8 +110,27 @@ class GroupWriter:
             if not write.done.done():
                 write.done.set_result(None)
 
+    async def _append_held(self, lines: Sequence[tuple[int, RecordLine]]) -> None:
+        if self._held:
+            conn, driver = self._held.pop()
+        else:
+            conn = await self.db.engine.connect()
+            conn = await conn.execution_options(isolation_level="AUTOCOMMIT")
+            driver = (await conn.get_raw_connection()).driver_connection
+        try:
+            await tables.append_records_asyncpg(driver, lines)
+        except BaseException:
+            # A broken connection (the database restarted) is not reused;
+            # the next batch connects afresh.
+            await conn.invalidate()
+            await conn.close()
+            raise
+        self._held.append((conn, driver))
+
     async def close(self) -> None:
         """Stop once nothing is queued or committing (the actors are
         stopped first: nothing new comes in)."""
         while self._running:
             await asyncio.gather(*self._running, return_exceptions=True)
+        while self._held:
+            await self._held.pop()[0].close()

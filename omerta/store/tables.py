@@ -117,6 +117,22 @@ async def append_records_of_tables(s: AsyncSession | AsyncConnection,
             for table_id, r in lines])
 
 
+_RECORDS = TableRecord.__table__
+#: asyncpg's own form of the insert above, for the record writer's held
+#: connections (see append_records_asyncpg).
+_APPEND_SQL = (f"INSERT INTO {_RECORDS.name} (table_id, line, text, client_id)"
+               " VALUES ($1, $2, $3, $4)")
+
+
+async def append_records_asyncpg(connection: Any, lines: Sequence[tuple[int, RecordLine]]) -> None:
+    """append_records_of_tables on a bare asyncpg connection: the statement
+    a busy server runs most. SQLAlchemy's per-row parameter handling and a
+    pool checkout per batch cost four times what the write itself costs in
+    CPU. asyncpg's executemany is atomic (one Sync for all rows)."""
+    await connection.executemany(_APPEND_SQL, [(table_id, r.line, r.text, r.client_id)
+                                               for table_id, r in lines])
+
+
 async def read_record(s: AsyncSession, table_id: int) -> list[str]:
     """The table's script, header first."""
     return list((await s.scalars(select(TableRecord.text).where(TableRecord.table_id == table_id)

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from omerta.runtime.stats import Stats
 from omerta.runtime.writer import GroupWriter
 from omerta.store import Database, tables, users
@@ -59,5 +61,28 @@ async def test_on_postgres_a_step_does_not_wait_for_another_tables_commit(databa
         await asyncio.gather(ending, step)
         await writer.close()
         assert overlapped == (db.engine.dialect.name == "postgresql")
+    finally:
+        await db.close()
+
+
+async def test_on_postgres_a_write_after_the_server_dropped_the_writers_connection_lands(
+        database_url):
+    if not database_url.startswith("postgresql"):
+        pytest.skip("SQLite has no server connection to lose")
+    db = Database.connect(database_url)
+    try:
+        [table_id] = await _tables(db, 1)
+        writer = GroupWriter(db, Stats())
+        await writer.write(table_id, [RecordLine(0, "before")])
+        [(_, held)] = writer._held
+        async with db.engine.connect() as admin:   # what a database restart does to it
+            killed = await admin.exec_driver_sql(
+                f"SELECT pg_terminate_backend({held.get_server_pid()})")
+            assert killed.scalar() is True
+        await writer.write(table_id, [RecordLine(1, "after")])
+        await writer.close()
+        async with db.begin() as s:
+            lines = await tables.read_record_lines(s, table_id)
+        assert [r.text for r in lines] == ["before", "after"]
     finally:
         await db.close()
