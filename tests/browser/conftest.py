@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 import re
 import signal
-import sqlite3
 import subprocess
 import sys
 from dataclasses import dataclass
@@ -48,9 +47,14 @@ class Server:
     data: Path
 
     def make_moderator(self, username: str) -> None:
-        """Until `omerta admin grant-moderator` exists (issue 6), in the database."""
-        with sqlite3.connect(self.data / "omerta.db") as db:
-            db.execute("UPDATE users SET is_moderator = 1 WHERE username = ?", (username,))
+        """As the server's operator does: `omerta admin grant-moderator USER`
+        on the server's own database (its data dir)."""
+        env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+        env["OMERTA_DATA"] = str(self.data)
+        done = subprocess.run(
+            [sys.executable, "-m", "omerta.cli", "admin", "grant-moderator", username],
+            env=env, capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, f"grant-moderator {username} failed: {done.stderr}"
 
 
 @pytest.fixture(scope="module")
