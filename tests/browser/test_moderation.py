@@ -1,8 +1,8 @@
 """Moderator pages against the real moderation API: hidden from players; a
 moderator reviews a case the server opened itself (a passed technical
-defeat at a real table, or a player's report of a real game), decides it
-through the form, sanctions a player, and finds exactly those entries in
-the audit log."""
+defeat at a real table, or a player's report of a real game, filed on its
+end screen), decides it through the form, sanctions a player, and finds
+exactly those entries in the audit log."""
 from __future__ import annotations
 
 import re
@@ -19,14 +19,6 @@ def _api(page, server, path: str) -> dict:
     """GET `path` with the page's cookies, as the page itself would."""
     answer = page.request.get(f"{server.url}{path}")
     assert answer.ok, f"GET {path}: {answer.status} {answer.text()}"
-    return answer.json()
-
-
-def _post(page, server, path: str, body: dict) -> dict:
-    """POST `path` with the page's cookies and its CSRF token (double submit)."""
-    csrf = next(c["value"] for c in page.context.cookies() if c["name"] == "omerta_csrf")
-    answer = page.request.post(f"{server.url}{path}", data=body, headers={"X-CSRF-Token": csrf})
-    assert answer.ok, f"POST {path}: {answer.status} {answer.text()}"
     return answer.json()
 
 
@@ -66,6 +58,17 @@ def _a_technical_defeat_passes(page, server, player: str) -> tuple[int, int, int
     page.locator(".tech button", has_text="Yes").click()
     page.wait_for_selector(".end")
     return table, seat, target
+
+
+def _report_the_game(page, reason: str) -> None:
+    """Open the end screen's report control and write `reason`, which the
+    control says may have 1 to 500 characters."""
+    control = page.locator("details.report-game")
+    control.locator("summary").click()
+    expect(control.locator(".hint")).to_have_text("1 to 500 characters. You can report a game once.")
+    reason_field = control.locator("textarea[name=reason]")
+    expect(reason_field).to_have_attribute("maxlength", "500")
+    reason_field.fill(reason)
 
 
 def _queue_row(page, table: int, title: str):
@@ -153,9 +156,22 @@ def test_a_moderator_dismisses_a_report_and_suspends_the_reporter(new_page, serv
     player = new_page()
     table, _, _ = _a_technical_defeat_passes(player, server, "ned")
     [game] = _api(player, server, "/api/me/games")["games"]
-    report = _post(player, server, "/api/reports",
-                   {"game": game["game"], "reason": "the bots cheated"})
-    case_id = report["report"]["case"]
+
+    # ned reports the game through the form on the end screen.
+    _report_the_game(player, "the bots cheated")
+    with player.expect_response(f"{server.url}/api/reports") as filed:
+        player.locator("form.report-form button[type=submit]").click()
+    assert filed.value.status == 201
+    case_id = filed.value.json()["report"]["case"]
+    expect(player.locator(".report-game .report-answer.done")).to_have_text(
+        "Your report is filed. The moderators will review this game.")
+    # A second report of the same game: the page shows the server's refusal.
+    player.reload()
+    _report_the_game(player, "and again")
+    player.locator("form.report-form button[type=submit]").click()
+    expect(player.locator("form.report-form .report-answer.error")).to_have_text(
+        f"you already reported game {game['game']}")
+
     page = _a_moderator(new_page(), server, "olga")
     logged = _api(page, server, "/api/moderation/audit")["total"]
 

@@ -1,9 +1,11 @@
 // The end of the game: who won and why, every role, the numbers of the
-// game (nominations, votes, checks) and the whole story of it.
+// game (nominations, votes, checks), the whole story of it and, for its
+// players, a way to report it to the moderators.
 
 import { get } from "../api.js";
 import { h } from "../dom.js";
 import { t, tMaybe } from "../i18n.js";
+import { reportControl } from "./report.js";
 import { gameStats } from "./stats.js";
 import { clockTime, tell } from "./story.js";
 import { roleName, seatLabel, teamOf } from "./words.js";
@@ -39,8 +41,15 @@ function header(winner, reason, role) {
     h("a.button.primary", { href: "#/" }, t("end.back")));
 }
 
-/** The end screen from the whole game as this seat received it. */
-export function renderEnd(game) {
+/** Only a player who sat in the game may report it, and only such a player
+ * has it in their history: a spectator sees no report control. */
+function reportFor(played) {
+  return played ? reportControl(played.game) : null;
+}
+
+/** The end screen from the whole game as this seat received it; `played`
+ * is the player's history entry of it, if any. */
+export function renderEnd(game, played) {
   const { winner, reason, roles } = game.over;
   const story = game.events
     .map((item) => ({ t: item.event.t, text: tell(item.event, game) }))
@@ -52,24 +61,30 @@ export function renderEnd(game) {
         h("span.seat-no", {}, String(seat)),
         h("span.name", {}, game.names[seat] || t("seat.bare", { n: seat })),
         h("span.role", {}, roleName(roles[seat]))))),
+    reportFor(played),
     h("h2", {}, t("end.stats")),
     statsTable(game, roles),
     h("h2", {}, t("end.story")),
     h("ol.story", {}, story.map((line) => h("li", {}, h("time", {}, clockTime(line.t)), line.text))));
 }
 
-/** A finished game this browser did not keep: what the player's history says. */
-export async function renderSummary(table) {
-  let entry = null;
+/** The signed-in player's history entry of the game at `table`, or null
+ * when they did not play it (a spectator) or it was abandoned. */
+export async function playedGame(table) {
   try {
-    entry = (await get("/api/me/games")).games.find((g) => g.table === table.id) || null;
+    return (await get("/api/me/games")).games.find((g) => g.table === table.id) || null;
   } catch {
-    // not in the history (abandoned, or not this player's game)
+    return null;      // the history cannot be read: show the game without it
   }
-  if (!entry) {
+}
+
+/** A finished game this browser did not keep: what the player's history says. */
+export function renderSummary(played) {
+  if (!played) {
     return h("section.end", {}, h("header.end-head", {}, h("h1", {}, t("end.finished")),
       h("a.button.primary", { href: "#/" }, t("end.back"))));
   }
-  return h("section.end", {}, header(entry.winner, entry.reason, entry.role),
-    h("p.muted", {}, t("end.summary_only")));
+  return h("section.end", {}, header(played.winner, played.reason, played.role),
+    h("p.muted", {}, t("end.summary_only")),
+    reportFor(played));
 }

@@ -10,7 +10,7 @@ import { me } from "../session.js";
 import { HiddenCard } from "./card.js";
 import { Clocks } from "./clock.js";
 import { cue } from "./cues.js";
-import { renderEnd, renderSummary } from "./end.js";
+import { playedGame, renderEnd, renderSummary } from "./end.js";
 import { Game } from "./game.js";
 import { tileMarks } from "./marks.js";
 import { SeatTiles } from "./seats.js";
@@ -31,9 +31,11 @@ function openGame(table) {
   return game;
 }
 
-/** A finished game: the end screen from this browser's record, or a summary. */
+/** A finished game: the end screen from this browser's record, or a
+ * summary; either way with the player's history entry of it, if any. */
 async function showFinished(root, table, game) {
-  mount(root, game.over ? renderEnd(game) : await renderSummary(table));
+  const played = await playedGame(table);
+  mount(root, game.over ? renderEnd(game, played) : renderSummary(played));
 }
 
 export async function renderTable(root, id) {
