@@ -31,11 +31,21 @@ class Gate:
         return {kind: {str(src): sorted(dst) for src, dst in getattr(self, kind).items()}
                 for kind in KINDS}
 
-    def hint(self, seat: int | None) -> dict[str, list[int]]:
-        """The sources `seat` receives now, for the UI (enforcement never
-        depends on it)."""
-        return {kind: sorted(src for src in getattr(self, kind) if self.allows(src, seat, kind))
-                for kind in KINDS}
+    def hints(self) -> dict[str, dict[int | None, list[int]]]:
+        """For each kind, receiving seat (None: spectators) -> the sources
+        it receives now, in order: for the UI, which shows who is live
+        (enforcement never depends on it). Seats not listed receive nothing."""
+        out: dict[str, dict[int | None, list[int]]] = {}
+        for kind in KINDS:
+            routes = getattr(self, kind)
+            receivers: dict[int | None, list[int]] = {}
+            for src in sorted(routes):
+                for dst in routes[src]:
+                    receivers.setdefault(dst, []).append(src)
+                if src in self.public:
+                    receivers.setdefault(None, []).append(src)
+            out[kind] = receivers
+        return out
 
 
 CLOSED = Gate({}, {})
@@ -117,21 +127,25 @@ def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[st
         "nominees": list(s.nominees),
         "nominations_closed": s.nominations_closed,
     }
+    # Each seat sees the others' roles as unknown, but for those it knows.
     public_seats = [{"seat": q, "alive": s.alive[q], "bot": q in s.bots, "fouls": s.fouls[q],
-                     "interjections": s.interjections[q]} for q in s.seats]
+                     "interjections": s.interjections[q], "role": None} for q in s.seats]
+    hints = now_gate.hints()
     out = {}
     for seat in seats:
-        roles = known_roles(s, seat)
+        seat_list = list(public_seats)
+        for q, role in known_roles(s, seat).items():
+            seat_list[q - 1] = {**public_seats[q - 1], "role": role}
         out[seat] = {
             "seat": seat,
             **shared,
-            "seats": [{**entry, "role": roles.get(entry["seat"])} for entry in public_seats],
+            "seats": seat_list,
             **after,
             "vote": _vote_view(s, seat),
             "tech": _tech_view(s, seat),
             "checks": {str(t): s.ruleset.reveal(s, seat, t)
                        for t in sorted(s.checked.get(seat, ()))} if seat is not None else {},
-            "gate": now_gate.hint(seat),
+            "gate": {kind: list(hints[kind].get(seat, ())) for kind in KINDS},
             "actions": legal_names(s, seat) if seat is not None else [],
             "winner": s.winner,
             "reason": s.reason,
