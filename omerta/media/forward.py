@@ -192,6 +192,8 @@ class Router:
         self.ready: set[int] = set()
 
     def set_gate(self, gate: Gate) -> None:
+        if gate == self.gate:   # most steps keep the phase's gate
+            return
         self.gate = gate
         self._apply()
 
