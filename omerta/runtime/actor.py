@@ -152,7 +152,7 @@ class TableActor:
         nothing in the game, so it does not wait behind the game's steps."""
         signal = getattr(self.media, "signal", None)
         if signal is None:
-            return None
+            return {"op": "error", "error": "this table has no media connections"}
         return await signal(seat, message)
 
     # --- the loop ---------------------------------------------------------------

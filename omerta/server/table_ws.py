@@ -23,8 +23,12 @@ from .keys import CONFIG, DB, TABLES
 from .ratelimit import Limit, RateLimiter
 from .wire import ApiError, table_id_of
 
-#: Largest message the server reads (bytes); a larger one is refused.
+#: Largest action or control message the server reads (bytes); a larger
+#: one is refused.
 MAX_MESSAGE = 4096
+#: Largest media (WebRTC signalling) message: a browser's SDP answer has an
+#: m-line per slot, about 11 kB for ten seats and 14 kB for twelve.
+MAX_MEDIA_MESSAGE = 32 * 1024
 #: A frame larger than this is not even read: the connection closes (1009).
 MAX_FRAME = 64 * 1024
 #: Seconds between pings; a client that misses a pong is disconnected.
@@ -144,8 +148,9 @@ async def _receive(live: TableActor, peer: SocketPeer, limiter: RateLimiter, tex
                              " dropped"))
         return
     size = len(text.encode())
-    if size > MAX_MESSAGE:
-        peer.send(wire.error(f"a message has at most {MAX_MESSAGE} bytes; this one has {size}"))
+    if size > MAX_MEDIA_MESSAGE:
+        peer.send(wire.error(f"a message has at most {MAX_MESSAGE} bytes ({MAX_MEDIA_MESSAGE}"
+                             f" for media); this one has {size}"))
         return
     try:
         message = json.loads(text)
@@ -154,6 +159,10 @@ async def _receive(live: TableActor, peer: SocketPeer, limiter: RateLimiter, tex
         return
     if not isinstance(message, dict):
         peer.send(wire.error("a message must be a JSON object"))
+        return
+    if size > MAX_MESSAGE and message.get("type") != "media":
+        peer.send(wire.error(f"a message has at most {MAX_MESSAGE} bytes (only media messages"
+                             f" may have up to {MAX_MEDIA_MESSAGE}); this one has {size}"))
         return
     if "type" in message:
         await _control(live, peer, message)

@@ -63,6 +63,8 @@ async def test_every_bad_message_gets_an_error_and_changes_nothing(live):
         (json.dumps({"type": "resume", "last": -1}), None, "resume needs 'last'"),
         (json.dumps({"type": "dance"}), None, "unknown message type 'dance'"),
         (json.dumps({"id": "a5", "do": "end_speech", "pad": "x" * 5000}), None, "at most 4096"),
+        (json.dumps({"type": "media", "op": "attach", "pad": "x" * 40000}), None,
+         "32768 for media"),
     ]
     for text, client_id, says in bad:
         await ws.send_str(text)
@@ -73,6 +75,10 @@ async def test_every_bad_message_gets_an_error_and_changes_nothing(live):
             assert reply["rule"] == "D2"
     await ws.send_bytes(b"\x00\x01")
     assert "text frames" in (await answer(ws))["error"]
+    # A browser's SDP answer for ten seats is some 11 kB: media messages are
+    # not held to the actions' limit (this table has no media plane, and says so).
+    await ws.send_str(json.dumps({"type": "media", "op": "attach", "sdp": "x" * 11000}))
+    assert (await first(ws, "media"))["error"] == "this table has no media connections"
 
     # Still connected: a resume from the start gets the whole stream again.
     await ws.send_json({"type": "resume", "last": 0})
