@@ -44,7 +44,8 @@ def _replay(args: argparse.Namespace) -> int:
 
 def _serve(args: argparse.Namespace) -> int:
     from .server.commands import serve
-    return serve(args.host, args.port, args.time_scale, args.demo, debug_stats=args.debug_stats)
+    return serve(args.host, args.port, args.time_scale, args.demo, debug_stats=args.debug_stats,
+                 seed=args.seed)
 
 
 def _db_upgrade(args: argparse.Namespace) -> int:
@@ -75,6 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--port", type=int, default=8080, help="port (default 8080; 0 picks a free one)")
     p.add_argument("--time-scale", type=float, default=1.0, metavar="S",
                    help="run every game timer S times faster (development and tests only)")
+    p.add_argument("--seed", type=int, metavar="N",
+                   help="draw table seeds and seat numbers from N, reproducibly"
+                        " (development and tests only: N tells every deal)")
     p.add_argument("--demo", action="store_true",
                    help="keep one open table with bots in all seats but one")
     p.add_argument("--debug-stats", action="store_true",

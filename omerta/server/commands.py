@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
+import random
 import signal
 import sys
 from typing import TextIO
@@ -98,13 +99,14 @@ async def _game_record(url: str, game_id: int) -> list[str] | None:
 
 def serve(host: str = "127.0.0.1", port: int = 8080, time_scale: float = 1.0,
           demo: bool = False, runtime: RuntimeFactory | None = None,
-          debug_stats: bool = False) -> int:
+          debug_stats: bool = False, seed: int | None = None) -> int:
     """Run the server until SIGINT or SIGTERM; prints the URL to open.
 
     The embedded SQLite database is migrated automatically (it is this
     server's own file). A DATABASE_URL database is only checked: if its
     schema is not current the server refuses to start and says to run
-    `omerta db upgrade`. `port` 0 picks a free port (the URL printed shows it)."""
+    `omerta db upgrade`. `port` 0 picks a free port (the URL printed shows it).
+    A `seed` makes table seeds and seat numbering reproducible (`Config.rng`)."""
     if not time_scale > 0:
         return _fail(f"--time-scale must be positive, got {time_scale}")
     logging.basicConfig(level=logging.WARNING,
@@ -117,7 +119,8 @@ def serve(host: str = "127.0.0.1", port: int = 8080, time_scale: float = 1.0,
     except (OSError, DBAPIError) as e:
         return _fail(f"cannot open {_shown(url)}: {e}")
     config = Config(database_url=url, runtime=runtime or live_tables, time_scale=time_scale,
-                    demo=demo, debug_stats=debug_stats)
+                    demo=demo, debug_stats=debug_stats,
+                    rng=random.SystemRandom() if seed is None else random.Random(seed))
     # A full garbage collection walks every live object (some 100 per open
     # socket) and stops the event loop meanwhile: half a second with 5000
     # sockets, every table's timers and messages held up. Most garbage dies

@@ -1,6 +1,7 @@
 """What a server instance is started with."""
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -17,6 +18,10 @@ class Config:
     runtime: RuntimeFactory
     #: >1 runs every game timer faster (development and tests only)
     time_scale: float = 1.0
+    #: where the seeds of created tables (the deal) and the seat numbering of
+    #: started ones come from. `omerta serve --seed N` makes them reproducible
+    #: (development and tests only: whoever knows N knows every deal)
+    rng: random.Random = field(default_factory=random.SystemRandom)
     #: keep one open table with bots in every seat but one (`omerta serve --demo`)
     demo: bool = False
     session_lifetime: timedelta = timedelta(days=30)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 import secrets
-from typing import Any
+from typing import Any, Sequence, TypeVar
 
 from aiohttp import web
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -27,6 +27,7 @@ from .wire import ApiError, history_json, read_body, table_id_of, table_json
 SEED_LIMIT = 2 ** 53
 # The creator of the demo table: not a name anyone can register.
 DEMO_USER = "omerta-demo"
+T = TypeVar("T")
 
 routes = web.RouteTableDef()
 
@@ -73,7 +74,7 @@ async def create(request: web.Request) -> web.Response:
     ruleset, settings = _parse_settings(await read_body(request))
     async with request.app[DB].begin() as s:
         table_id = await tables.create_table(s, user.id, ruleset, settings,
-                                             secrets.randbelow(SEED_LIMIT))
+                                             table_seed(request.app[CONFIG].rng))
         table = await tables.get_table(s, table_id)
     assert table is not None
     return _reply(table, 201)
@@ -90,17 +91,28 @@ async def _open_table(s: AsyncSession, table_id: int) -> GameTable:
     return table
 
 
-async def _start_if_full(s: AsyncSession, table_id: int) -> tuple[GameTable, bool]:
+def table_seed(rng: random.Random) -> int:
+    """A new table's seed, drawn from the server's generator (`Config.rng`)."""
+    return rng.randrange(SEED_LIMIT)
+
+
+def seat_order(rng: random.Random, seats: Sequence[T]) -> list[T]:
+    """The seats taken before the start (in seat order), in the order they
+    become seats 1, 2, ... (C1). Not from the table's seed: the engine deals
+    from it, and the same shuffle of seats and cards would hand each arrival
+    a role by arrival order."""
+    return rng.sample(seats, len(seats))
+
+
+async def _start_if_full(s: AsyncSession, table_id: int,
+                         rng: random.Random) -> tuple[GameTable, bool]:
     """The table as it is now, and whether this call started it."""
     table = await tables.get_table(s, table_id)
     assert table is not None
     rules = rulesets.get(table.ruleset)
     if len(table.seats) < rules.seat_count(rules.parse_settings(table.settings)):
         return table, False
-    # Not the table's seed: the engine deals from it, and the same shuffle
-    # of seats and cards would hand each arrival a role by arrival order.
-    order = random.SystemRandom().sample(table.seats, len(table.seats))
-    await tables.start_table(s, table, order)
+    await tables.start_table(s, table, seat_order(rng, table.seats))
     started = await tables.get_table(s, table_id)
     assert started is not None
     return started, True
@@ -128,7 +140,7 @@ async def sit(request: web.Request) -> web.Response:
         if elsewhere is not None:
             raise ApiError(409, f"you already sit at table {elsewhere}; stand up there first")
         await tables.add_seats(s, table, [user.id])
-        table, started = await _start_if_full(s, table_id)
+        table, started = await _start_if_full(s, table_id, request.app[CONFIG].rng)
     if started:
         await _started(request, table)
     return _reply(table)
@@ -156,7 +168,7 @@ async def fill_with_bots(request: web.Request) -> web.Response:
         if table.creator_id != user.id:
             raise ApiError(403, f"only the creator of table {table_id} may seat bots")
         await _fill(s, table)
-        table, started = await _start_if_full(s, table_id)
+        table, started = await _start_if_full(s, table_id, request.app[CONFIG].rng)
     if started:
         await _started(request, table)
     return _reply(table)

@@ -12,6 +12,7 @@ import re
 import signal
 import subprocess
 import sys
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
@@ -72,21 +73,25 @@ def browser() -> Iterator[object]:
         chromium.close()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
-    data = tmp_path_factory.mktemp("omerta")
+@contextmanager
+def serve(data: Path, *options: str) -> Iterator[Server]:
+    """`omerta serve` on a SQLite database in `data`, with `options`. Its log
+    goes to a file, not a pipe nobody reads while the game runs (media
+    warnings could fill it and stall the server)."""
     env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
     env["OMERTA_DATA"] = str(data)
-    process = subprocess.Popen(
-        [sys.executable, "-m", "omerta.cli", "serve", "--host", "127.0.0.1", "--port", "0",
-         "--time-scale", str(TIME_SCALE)],
-        env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = data / "serve.log"
+    with log.open("w") as err:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "omerta.cli", "serve", "--host", "127.0.0.1", "--port", "0",
+             *options], env=env, stdout=subprocess.PIPE, stderr=err, text=True)
     try:
         line = process.stdout.readline()
         found = re.search(r"open (http://\S+)/", line)
         if not found:
             process.kill()
-            pytest.fail(f"omerta serve did not start: {line}{process.stderr.read()}")
+            process.wait()
+            pytest.fail(f"omerta serve did not start: {line}{log.read_text()}")
         yield Server(found.group(1), data)
     finally:
         process.send_signal(signal.SIGTERM)
@@ -96,7 +101,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             process.kill()
             process.wait()
         process.stdout.close()
-        process.stderr.close()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    with serve(tmp_path_factory.mktemp("omerta"), "--time-scale", str(TIME_SCALE)) as running:
+        yield running
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
@@ -110,6 +111,30 @@ async def test_seat_numbers_are_drawn_at_random_when_the_table_starts(harness):
         started = (await creator.post(f"/api/tables/{table['id']}/bots")).body["table"]
         orders.add(next(s["seat"] for s in started["seats"] if s["user"]))
     assert len(orders) > 1   # the creator, first to sit, is not always seat 1 (C1)
+
+
+#: The generator of a server started with `--seed` (Config.rng); each round
+#: below reseeds it, as if the server were started again with `--seed 7`.
+SEEDED = random.Random()
+
+
+@pytest.mark.parametrize("config_overrides", [{"rng": SEEDED}])
+async def test_with_a_seed_the_same_requests_get_the_same_seats_and_table_seed(harness):
+    async def play(round_: int) -> tuple[list[int], int]:
+        SEEDED.seed(7)
+        players = [await harness.player(f"p{round_}{i}") for i in range(3)]
+        table = await new_table(players[0])
+        for player in players:
+            await player.post(f"/api/tables/{table['id']}/sit")
+        started = (await players[0].post(f"/api/tables/{table['id']}/bots")).body["table"]
+        seat_of = {s["user"]: s["seat"] for s in started["seats"]}
+        async with harness.db.begin() as s:
+            seed = (await tables.get_table(s, table["id"])).seed
+        return [seat_of[f"p{round_}{i}"] for i in range(3)], seed
+
+    first, again = await play(1), await play(2)
+    assert first == again
+    assert first[0] != [1, 2, 3]      # still a shuffle (C1), only a reproducible one
 
 
 async def test_the_creator_fills_the_empty_seats_with_bots_and_the_table_starts(harness):
