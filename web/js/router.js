@@ -22,12 +22,19 @@ async function show() {
   if (typeof cleanup === "function") cleanup();
   cleanup = null;
   const hash = location.hash || "#/";
-  const root = document.getElementById("page");
+  // Each render fills a container of its own: a page still loading when
+  // the next navigation comes finishes in a detached container, and is then
+  // cleaned up, instead of drawing over the newer page (or keeping a
+  // second table socket open).
+  const view = document.createElement("div");
+  document.getElementById("page").replaceChildren(view);
   for (const [pattern, page] of routes) {
     const found = hash.match(pattern);
     if (found) {
       window.scrollTo(0, 0);
-      cleanup = await page(root, ...found.slice(1));
+      const done = await page(view, ...found.slice(1));
+      if (view.isConnected) cleanup = done;
+      else if (typeof done === "function") done();
       return;
     }
   }

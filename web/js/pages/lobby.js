@@ -112,6 +112,7 @@ export function renderLobby(root) {
       const wasMine = shown.find((table) => seatedAt(table, user));
       if (wasMine && !tables.some((table) => table.id === wasMine.id)) {
         const { table } = await get(`/api/tables/${wasMine.id}`);
+        if (stopped) return;       // the page was left while we asked
         if (table.status === "playing") return enter(table);
       }
       shown = tables;
