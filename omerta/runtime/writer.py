@@ -41,11 +41,11 @@ class Write:
 
 
 class GroupWriter:
-    def __init__(self, db: Database, stats: Stats, in_flight: int | None = None):
+    def __init__(self, db: Database, stats: Stats):
         self.db = db
         self.stats = stats
         self._postgres = db.engine.dialect.name == "postgresql"
-        self.in_flight = in_flight or (POSTGRES_IN_FLIGHT if self._postgres else 1)
+        self.in_flight = POSTGRES_IN_FLIGHT if self._postgres else 1
         self._queue: list[Write] = []
         self._running: set[asyncio.Task[None]] = set()
         #: Postgres connections kept for lines-only batches, with their
