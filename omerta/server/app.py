@@ -78,7 +78,7 @@ async def _lifecycle(app: web.Application) -> AsyncIterator[None]:
     try:
         await runtime.resume_all()
         if config.demo:
-            await lobby.ensure_demo_table(db)
+            await lobby.ensure_demo_table(db, config.rng)
         yield
     finally:
         await runtime.shutdown()

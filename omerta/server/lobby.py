@@ -7,7 +7,6 @@ is marked playing, and the runtime takes it from there."""
 from __future__ import annotations
 
 import random
-import secrets
 from typing import Any, Sequence, TypeVar
 
 from aiohttp import web
@@ -122,7 +121,7 @@ async def _started(request: web.Request, table: GameTable) -> None:
     """After the commit that filled `table`: hand it to the runtime."""
     await request.app[TABLES].start(table.id)
     if request.app[CONFIG].demo:
-        await ensure_demo_table(request.app[DB])
+        await ensure_demo_table(request.app[DB], request.app[CONFIG].rng)
 
 
 @routes.post("/api/tables/{table_id}/sit")
@@ -188,7 +187,7 @@ async def my_games(request: web.Request) -> web.Response:
     return web.json_response({"games": [history_json(e) for e in entries]})
 
 
-async def ensure_demo_table(db: Database) -> None:
+async def ensure_demo_table(db: Database, rng: random.Random) -> None:
     """`--demo`: keep one open table with bots in every seat but one, so a
     visitor who sits down starts a game at once."""
     async with db.begin() as s:
@@ -199,8 +198,7 @@ async def ensure_demo_table(db: Database) -> None:
         if any(t.creator_id == demo.id for t in await tables.tables_with_status(s, "open")):
             return
         ruleset, settings = _parse_settings({})
-        table_id = await tables.create_table(s, demo.id, ruleset, settings,
-                                             secrets.randbelow(SEED_LIMIT))
+        table_id = await tables.create_table(s, demo.id, ruleset, settings, table_seed(rng))
         table = await tables.get_table(s, table_id, lock=True)
         assert table is not None
         await _fill(s, table, leave_free=1)
