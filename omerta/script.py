@@ -1,33 +1,173 @@
-"""Table scripts (SCRIPTS.md): parse a game record and play it on a virtual
+"""Table scripts (docs/scripts.md): parse a game record and play it on a virtual
 clock. The same code replays a live table's record after a restart."""
+
 from __future__ import annotations
 
 import json
+import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from json.scanner import make_scanner
+from typing import Any
+
+import orjson
 
 from . import rulesets
-from .table import Action, Event, IllegalAction, State, Timeout, advance, apply, new_game
-from .table.actions import ACTIONS, parse_action
+from .table import (
+    Action,
+    Event,
+    IllegalAction,
+    State,
+    Timeout,
+    advance,
+    apply,
+    new_game,
+)
+from .table.actions import ACTIONS, arg_names, parse_action
 from .table.errors import BadSettings
 from .table.events import wire_time
 
 HEADER_KEYS = {"ruleset", "settings", "seed", "deal", "bots"}
 LINE_KEYS = {"seat", "do", "at", "t", "seconds"}
-ARG_KEYS = {"pick": {"card"}, "nominate": {"target"}, "vote": {"target"}, "lift": {"yes"},
-            "shoot": {"target"}, "check": {"target"}, "tech_call": {"kind", "target"},
-            "tech_vote": {"yes"}, "visit": {"target"}, "kill": {"target"}, "heal": {"target"}}
+#: every action's arguments, from the actions themselves (the rulesets are loaded above)
+ARG_KEYS = {name: set(arg_names(name)) for name in ACTIONS}
 TAIL_DEADLINES = 200
-_AT = re.compile(r"^(day|night)([1-9][0-9]*)$")
+_AT = re.compile(r"(day|night)([1-9][0-9]{0,5})")
+_SEAT_KEY = re.compile(r"[0-9]{1,6}")
+#: A script needs three levels (header, settings, a map of turn timers);
+#: anything much deeper is not a script (docs/scripts.md: absurd nesting).
+MAX_DEPTH = 16
+#: Digits of an integer: a 64-bit seed fits; a 5,000-digit number does not.
+MAX_DIGITS = 20
+#: Characters of a number with a fraction or an exponent.
+MAX_FLOAT_TEXT = 40
+#: `t` and a wait's `seconds` (about 30 years of game time).
+MAX_SECONDS = 1e9
+#: A refusal is one line of at most this many characters.
+MAX_MESSAGE = 400
 
 
 class ScriptError(Exception):
-    """A malformed script, or an action that can never become legal."""
+    """A malformed script, or an action that can never become legal. Its
+    text is one printable line, whatever the script held."""
 
     def __init__(self, line: int, message: str):
-        super().__init__(f"line {line}: {message}")
+        super().__init__(f"line {line}: {one_line(message)}")
         self.line = line
+
+
+def one_line(message: str) -> str:
+    """Escape what could break or hide the line (newlines, U+2028, lone
+    surrogates, control characters) and cut what is absurdly long."""
+    text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in message)
+    return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE] + "..."
+
+
+class _NotStrictJson(ValueError):
+    """A number or constant that strict JSON, or a script, cannot hold."""
+
+
+def _constant(name: str) -> Any:
+    raise _NotStrictJson(f"{name} is not JSON (strict JSON has no NaN or Infinity)")
+
+
+def _integer(text: str) -> int:
+    if len(text) > MAX_DIGITS and len(text.lstrip("-")) > MAX_DIGITS:
+        raise _NotStrictJson(f"a {len(text.lstrip('-'))}-digit number is too large")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text) if len(text) <= MAX_FLOAT_TEXT else math.inf
+    if not math.isfinite(value):
+        shown = text if len(text) <= 20 else text[:20] + "..."
+        raise _NotStrictJson(f"the number {shown} is too large")
+    return value
+
+
+#: One decoder for every line (`json.loads` with hooks builds a new one per
+#: call), its scanner called directly as `JSONDecoder.decode` calls it.
+_SCAN = make_scanner(
+    json.JSONDecoder(  # type: ignore[arg-type]  # typeshed wants a scanner; json passes a decoder
+        parse_constant=_constant, parse_int=_integer, parse_float=_float
+    )
+)
+_SPACE = " \t\n\r"  # JSON's whitespace
+
+
+#: A run of characters that may make up a JSON number this long: a number
+#: that orjson might read differently from the hooks above (a 20-digit
+#: integer past 64 bits becomes a float there; a number text longer than
+#: MAX_FLOAT_TEXT is refused here) may be in the line.
+_LONG_NUMBER = re.compile(r"[0-9.eE+-]{19,}")
+
+
+def _decode(raw_line: str) -> Any:
+    """`json.loads(raw_line)` with the hooks above, and its errors.
+
+    orjson reads a line about three times faster than `json` with Python
+    hooks for every number; it refuses what they refuse (NaN, infinite
+    numbers, lone surrogates, a byte order mark, control characters), and
+    without a long number it reads every other line to the same value.
+    Whatever it refuses is read again here, for the same error."""
+    if _LONG_NUMBER.search(raw_line) is None:
+        try:
+            return orjson.loads(raw_line)
+        except orjson.JSONDecodeError:
+            pass
+    if raw_line.startswith("\ufeff"):
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", raw_line, 0)
+    try:
+        value, end = _SCAN(raw_line, len(raw_line) - len(raw_line.lstrip(_SPACE)))
+    except StopIteration as e:
+        raise json.JSONDecodeError("Expecting value", raw_line, e.value) from None
+    rest = raw_line[end:]
+    if rest.strip(_SPACE):
+        raise json.JSONDecodeError(
+            "Extra data", raw_line, end + len(rest) - len(rest.lstrip(_SPACE))
+        )
+    return value
+
+
+def _loads(number: int, raw_line: str) -> Any:
+    """Strict JSON: no NaN or Infinity, no absurd numbers or nesting."""
+    try:
+        value = _decode(raw_line)
+    except json.JSONDecodeError as e:
+        raise ScriptError(number, f"not valid JSON: {e.msg} (column {e.colno})") from None
+    except _NotStrictJson as e:
+        raise ScriptError(number, f"not valid JSON: {e}") from None
+    except RecursionError:
+        raise ScriptError(number, f"not a script line: nested more than {MAX_DEPTH} deep") from None
+    # Only a line with more than MAX_DEPTH brackets can be nested that deep.
+    if raw_line.count("{") + raw_line.count("[") > MAX_DEPTH and _too_deep(value):
+        raise ScriptError(number, f"not a script line: nested more than {MAX_DEPTH} deep")
+    return value
+
+
+def _too_deep(value: Any) -> bool:
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth > MAX_DEPTH:
+                return True
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return False
+
+
+def decode(data: bytes) -> str:
+    """A script file's bytes as text; invalid UTF-8 is refused naming its line."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        start = data.rfind(b"\n", 0, e.start) + 1
+        raise ScriptError(
+            data.count(b"\n", 0, e.start) + 1,
+            f"not UTF-8 text (byte {data[e.start]:#04x} at byte column {e.start - start + 1})",
+        ) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +179,11 @@ class Header:
     bots: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"ruleset": self.ruleset, "settings": self.settings, "seed": self.seed}
+        out: dict[str, Any] = {
+            "ruleset": self.ruleset,
+            "settings": self.settings,
+            "seed": self.seed,
+        }
         if self.deal is not None:
             out["deal"] = {str(k): v for k, v in self.deal.items()}
         if self.bots:
@@ -47,11 +191,11 @@ class Header:
         return out
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)  # not frozen: a frozen init costs a tenth of parsing
 class Line:
     number: int
-    action: Action | None          # None: a wait
-    seconds: float | None = None   # for a wait
+    action: Action | None  # None: a wait
+    seconds: float | None = None  # for a wait
     t: float | None = None
     at: tuple[str, int] | None = None
 
@@ -60,34 +204,37 @@ class Line:
 class Script:
     header: Header
     lines: list[Line]
+    header_line: int = 1
 
 
 def parse(text: str) -> Script:
     header: Header | None = None
+    header_line = 1
     lines: list[Line] = []
-    for number, raw_line in enumerate(text.splitlines(), 1):
+    # JSON lines end at "\n" only: U+2028 and friends may stand inside a string.
+    for number, raw_line in enumerate(text.split("\n"), 1):
         if not raw_line.strip():
             continue
-        try:
-            raw = json.loads(raw_line)
-        except json.JSONDecodeError as e:
-            raise ScriptError(number, f"not valid JSON: {e.msg} (column {e.colno})") from None
+        raw = _loads(number, raw_line)
         if not isinstance(raw, dict):
             raise ScriptError(number, "each line must be a JSON object")
         if header is None:
-            header = _header(number, raw)
+            header, header_line = _header(number, raw), number
         else:
             lines.append(_line(number, raw))
     if header is None:
         raise ScriptError(1, "the script is empty: the first line must be the header")
-    return Script(header, lines)
+    return Script(header, lines, header_line)
 
 
 def _header(number: int, raw: dict[str, Any]) -> Header:
     unknown = set(raw) - HEADER_KEYS
     if unknown:
-        raise ScriptError(number, f"unknown header field(s) {', '.join(sorted(unknown))};"
-                                  f" the header has {', '.join(sorted(HEADER_KEYS))}")
+        raise ScriptError(
+            number,
+            f"unknown header field(s) {', '.join(sorted(unknown))};"
+            f" the header has {', '.join(sorted(HEADER_KEYS))}",
+        )
     if "ruleset" not in raw:
         raise ScriptError(number, "the header needs 'ruleset' (e.g. \"classic\")")
     settings = raw.get("settings", {})
@@ -102,44 +249,55 @@ def _header(number: int, raw: dict[str, Any]) -> Header:
             raise ScriptError(number, "header 'deal' must map seats to roles")
         deal = {_seat_key(number, k): v for k, v in deal.items()}
     bots = raw.get("bots", [])
-    if not isinstance(bots, list) or not all(isinstance(b, int) and not isinstance(b, bool)
-                                             for b in bots):
+    if not isinstance(bots, list) or not all(
+        isinstance(b, int) and not isinstance(b, bool) for b in bots
+    ):
         raise ScriptError(number, "header 'bots' must be a list of seat numbers")
     return Header(raw["ruleset"], settings, seed, deal, tuple(bots))
 
 
 def _seat_key(number: int, key: str) -> int:
-    try:
-        return int(key)
-    except ValueError:
-        raise ScriptError(number, f"deal key {key!r} is not a seat number") from None
+    if not _SEAT_KEY.fullmatch(key):
+        raise ScriptError(number, f"deal key {key!r} is not a seat number")
+    return int(key)
 
 
 def _number(number: int, raw: dict[str, Any], key: str) -> float | None:
     value = raw.get(key)
     if value is None:
         return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise ScriptError(number, f"'{key}' must be a non-negative number of seconds, got {value!r}")
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or not 0 <= value <= MAX_SECONDS
+    ):
+        raise ScriptError(
+            number,
+            f"'{key}' must be a number of seconds from 0 to {MAX_SECONDS:.0e}, got {value!r}",
+        )
     return value
+
+
+#: the fields a line of each action (or a wait) may have
+ALLOWED = {"wait": LINE_KEYS} | {
+    name: (LINE_KEYS | args) - {"seconds"} for name, args in ARG_KEYS.items()
+}
 
 
 def _line(number: int, raw: dict[str, Any]) -> Line:
     do = raw.get("do")
-    if do not in ACTIONS and do != "wait":
+    allowed = ALLOWED.get(do) if isinstance(do, str) else None
+    if allowed is None:
         known = ", ".join(sorted([*ACTIONS, "wait"]))
         raise ScriptError(number, f"unknown action {do!r}; known: {known}")
-    allowed = LINE_KEYS | ARG_KEYS.get(do, set())
-    if do != "wait":
-        allowed = allowed - {"seconds"}
-    unknown = set(raw) - allowed
+    unknown = raw.keys() - allowed
     if unknown:
         raise ScriptError(number, f"unknown field(s) {', '.join(sorted(unknown))} for {do!r}")
     at = raw.get("at")
     if at is not None:
-        match = _AT.match(at) if isinstance(at, str) else None
+        match = _AT.fullmatch(at) if isinstance(at, str) else None
         if match is None:
-            raise ScriptError(number, f"'at' must look like \"day2\" or \"night3\", got {at!r}")
+            raise ScriptError(number, f'\'at\' must look like "day2" or "night3", got {at!r}')
         at = (match.group(1), int(match.group(2)))
     t = _number(number, raw, "t")
     if do == "wait":
@@ -168,15 +326,26 @@ def _at_period(at: tuple[str, int]) -> int:
     return 2 * n - 1 if kind == "night" else 2 * n
 
 
+def _period_name(period: int) -> str:
+    if period == 0:
+        return "the draw"
+    return f"night{(period + 1) // 2}" if period % 2 else f"day{period // 2}"
+
+
 class Player:
     """Plays script lines on a virtual clock, collecting every event."""
 
-    def __init__(self, header: Header, on_event: Callable[[Event], None] | None = None,
-                 header_line: int = 1):
+    def __init__(
+        self,
+        header: Header,
+        on_event: Callable[[Event], None] | None = None,
+        header_line: int = 1,
+    ):
         try:
             ruleset = rulesets.get(header.ruleset)
-            self.state, events = new_game(ruleset, header.settings, header.seed, header.deal,
-                                          header.bots)
+            self.state, events = new_game(
+                ruleset, header.settings, header.seed, header.deal, header.bots
+            )
         except BadSettings as e:
             raise ScriptError(header_line, str(e)) from None
         except IllegalAction as e:
@@ -203,8 +372,10 @@ class Player:
 
     def _run_to(self, t: float) -> None:
         """Deadlines strictly before `t` fire; an action at `t` comes first."""
-        self.state, events = advance(self.state, t)
-        self._take(events)
+        due = self.state.next_deadline
+        if due is not None and due < t:  # most lines have nothing to fire
+            self.state, events = advance(self.state, t)
+            self._take(events)
         self.clock = max(self.clock, t)
 
     def play(self, line: Line) -> None:
@@ -212,26 +383,43 @@ class Player:
             if line.t < self.clock:
                 raise ScriptError(line.number, f"t={line.t} is before the clock ({self.clock})")
             self._run_to(line.t)
+            if line.at is not None:
+                self._check_at_t(line.number, line.at, line.t)
         if line.at is not None:
-            self._reach(line)
+            self._reach(line.number, line.at)
         if line.action is None:
             if line.seconds is not None:
                 self._run_to(self.clock + line.seconds)
             else:
                 self._fire_next()
             return
-        self._act(line)
+        self._act(line, line.action)
 
-    def _reach(self, line: Line) -> None:
-        goal = _at_period(line.at)
+    def _check_at_t(self, number: int, at_limit: tuple[str, int], t: float) -> None:
+        """docs/scripts.md: with `t`, only deadlines strictly before `t` fire,
+        so the `at` period must already be the current one at `t`."""
+        goal, now = _at_period(at_limit), _period(self.state)
+        if now == goal and not self.state.over:
+            return
+        at = f"{at_limit[0]}{at_limit[1]}"
+        if self.state.over:
+            where = "the game is over"
+        elif now < goal:
+            where = f"{at} has not begun (it is {_period_name(now)})"
+        else:
+            where = f"{at} has already passed (it is {_period_name(now)})"
+        raise ScriptError(number, f"cannot act at {at} at t={t}: {where}")
+
+    def _reach(self, number: int, at: tuple[str, int]) -> None:
+        goal = _at_period(at)
         while _period(self.state) < goal and not self.state.over:
-            self._fire_next()
+            if not self._fire_next():
+                break
         if _period(self.state) != goal:
             where = "the game ended" if self.state.over else "it has already passed"
-            raise ScriptError(line.number, f"cannot act at {line.at[0]}{line.at[1]}: {where}")
+            raise ScriptError(number, f"cannot act at {at[0]}{at[1]}: {where}")
 
-    def _act(self, line: Line) -> None:
-        action = line.action
+    def _act(self, line: Line, action: Action) -> None:
         while True:
             try:
                 self.state, events = apply(self.state, action, self.clock)
@@ -240,28 +428,39 @@ class Player:
             except IllegalAction as e:
                 refusal = e
             if line.t is not None:
-                raise ScriptError(line.number, f"{action.name} by seat {action.seat} is not legal"
-                                               f" at t={line.t}: {refusal}")
-            if refusal.rule == "C1":    # no such seat: waiting cannot help
-                raise ScriptError(line.number, f"{action.name} by seat {action.seat} can never"
-                                               f" be legal: {refusal}")
+                raise ScriptError(
+                    line.number,
+                    f"{action.name} by seat {action.seat} is not legal at t={line.t}: {refusal}",
+                )
+            if refusal.rule == "C1":  # no such seat: waiting cannot help
+                raise ScriptError(
+                    line.number,
+                    f"{action.name} by seat {action.seat} can never be legal: {refusal}",
+                )
             if not self._fire_next() or self.state.over:
-                raise ScriptError(line.number, f"{action.name} by seat {action.seat} never became"
-                                               f" legal before the game ended: {refusal}")
+                raise ScriptError(
+                    line.number,
+                    f"{action.name} by seat {action.seat} never became"
+                    f" legal before the game ended: {refusal}",
+                )
             if line.at is not None and _period(self.state) != _at_period(line.at):
-                raise ScriptError(line.number, f"{action.name} by seat {action.seat} never became"
-                                               f" legal in {line.at[0]}{line.at[1]}: {refusal}")
+                raise ScriptError(
+                    line.number,
+                    f"{action.name} by seat {action.seat} never became"
+                    f" legal in {line.at[0]}{line.at[1]}: {refusal}",
+                )
 
     def finish(self, limit: int = TAIL_DEADLINES) -> None:
-        """SCRIPTS.md: after the last line, run until the end or 200 deadlines."""
+        """docs/scripts.md: after the last line, run until the end or 200 deadlines."""
         for _ in range(limit):
             if self.state.over or not self._fire_next():
                 return
 
 
-def replay(text: str, on_event: Callable[[Event], None] | None = None) -> Player:
-    script = parse(text)
-    player = Player(script.header, on_event)
+def replay(source: str | bytes, on_event: Callable[[Event], None] | None = None) -> Player:
+    """Play a whole script (text, or a file's bytes) and run on to the end."""
+    script = parse(decode(source) if isinstance(source, bytes) else source)
+    player = Player(script.header, on_event, script.header_line)
     for line in script.lines:
         player.play(line)
     player.finish()
@@ -271,6 +470,6 @@ def replay(text: str, on_event: Callable[[Event], None] | None = None) -> Player
 def record_line(action: Action | None, t: float) -> dict[str, Any]:
     """One line of a live table's record: an action, or a fired timeout as a
     wait, each with its exact time so the record replays exactly."""
-    out = action.to_dict() if action is not None else {"do": "wait"}
+    out: dict[str, Any] = action.to_dict() if action is not None else {"do": "wait"}
     out["t"] = wire_time(t)
     return out

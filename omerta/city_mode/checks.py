@@ -2,11 +2,13 @@
 never oneself, never one already checked. The answer reaches the checker
 alone, at once; a check the Putana blocked gives no answer and does not count
 as checked (M5)."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
 
 from omerta.table.actions import Check
+from omerta.table.errors import IllegalAction
 from omerta.table.events import CheckResult, Event
 from omerta.table.state import State
 
@@ -21,16 +23,23 @@ class Checker(NightRole, ABC):
     def shows(self, state: State, target: int) -> str:
         """What a check of `target` reveals."""
 
-    def target_refusal(self, state: State, seat: int, target: int) -> str | None:
+    def target_refusal(self, state: State, seat: int, target: int) -> IllegalAction | None:
         if target == seat:
-            return "you cannot check yourself"
+            return self.refusal("check_yourself")
         if target in state.checked.get(seat, frozenset()):
-            return f"you have already checked seat {target}"
+            return self.refusal("already_checked", seat=target)
         return None
 
     def results(self, state: State, seat: int, target: int, now: float) -> list[Event]:
         if blocked(state, seat):
             return []
-        state.checked[seat] = state.checked.get(seat, frozenset()) | {target}
-        return [CheckResult(t=now, audience=self.audience(state, seat), by=seat, target=target,
-                            result=self.shows(state, target))]
+        state.checked = {**state.checked, seat: state.checked.get(seat, frozenset()) | {target}}
+        return [
+            CheckResult(
+                t=now,
+                audience=self.audience(state, seat),
+                by=seat,
+                target=target,
+                result=self.shows(state, target),
+            )
+        ]

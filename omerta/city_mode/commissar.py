@@ -1,5 +1,6 @@
 """The Commissar (M9): checks one living player and learns "black" (Don,
 Mafia) or "red" (everyone else, the Maniac included)."""
+
 from __future__ import annotations
 
 from omerta.table.state import State

@@ -1,5 +1,6 @@
 """The Don's check (M10), in his own turn after the Commissar's: he learns
 "commissar" or "not_commissar". He also shoots with the Mafia (M6)."""
+
 from __future__ import annotations
 
 from omerta.table.state import State

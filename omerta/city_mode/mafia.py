@@ -1,5 +1,6 @@
 """The mafia's shot (M6 as S1–S2): the Don and every living Mafia choose
 together; it hits only if all whose choice counts chose the same player."""
+
 from __future__ import annotations
 
 from omerta.table.actions import Shoot
@@ -19,10 +20,10 @@ class Mafia(NightRole):
     cause = "shot"
 
     def hears(self, state: State) -> bool:
-        return state.settings.agreement == "sound"      # M13: per `agreement`
+        return bool(state.settings.agreement == "sound")  # M13: per `agreement`
 
     def audience(self, state: State, seat: int) -> Audience:
-        return to_team("black", self.actors(state))     # teammates see each choice
+        return to_team("black", self.actors(state))  # teammates see each choice
 
     def harmed(self, state: State) -> int | None:
         """M5: a visited black player's choice is ignored; the others must

@@ -1,13 +1,16 @@
 """The city night: its turns in order (M4) and dawn (M11)."""
+
 from __future__ import annotations
 
+from omerta.table.actions import register
+from omerta.table.events import Cause
 from omerta.table.state import State
 
 from .commissar import COMMISSAR
 from .doctor import DOCTOR
 from .don import DON
-from .maniac import MANIAC
 from .mafia import MAFIA
+from .maniac import MANIAC
 from .putana import PUTANA
 from .role import NightRole
 
@@ -16,15 +19,19 @@ NIGHT: tuple[NightRole, ...] = (PUTANA, MAFIA, MANIAC, DOCTOR, COMMISSAR, DON)
 BY_TURN: dict[str, NightRole] = {role.turn: role for role in NIGHT}
 TURNS: tuple[str, ...] = tuple(BY_TURN)
 
+for _role in NIGHT:  # each role's action is known wherever city mode is
+    register(_role.action)
 
-def dawn(state: State) -> list[tuple[int, str]]:
+
+def dawn(state: State) -> list[tuple[int, Cause]]:
     """M11: every choice takes effect at once. A protected seat (visited,
     healed) survives every harm; a seat harmed twice leaves once, named by
     the earliest turn, so shot and killed leaves as shot. Seat order."""
-    protected = frozenset().union(*(role.protected(state) for role in NIGHT))
-    deaths: dict[int, str] = {}
+    protected = frozenset[int]().union(*(role.protected(state) for role in NIGHT))
+    deaths: dict[int, Cause] = {}
     for role in NIGHT:
         victim = role.harmed(state)
         if victim is not None and victim not in protected:
+            assert role.cause is not None
             deaths.setdefault(victim, role.cause)
     return sorted(deaths.items())

@@ -1,12 +1,23 @@
 """The Putana (M5): first of the night, she visits one living player other
 than herself. The visited player's own action this night has no effect, and
 nobody can shoot or kill them this night."""
+
 from __future__ import annotations
 
-from omerta.table.actions import Visit
+from dataclasses import dataclass
+from typing import ClassVar
+
+from omerta.table.actions import NightAction
+from omerta.table.errors import IllegalAction
 from omerta.table.state import State
 
 from .role import NightRole
+
+
+@dataclass(frozen=True, slots=True)
+class Visit(NightAction):
+    name: ClassVar[str] = "visit"
+    rule: ClassVar[str] = "M5"
 
 
 class Putana(NightRole):
@@ -17,8 +28,8 @@ class Putana(NightRole):
     rule = "M5"
     not_twice_in_a_row = True
 
-    def target_refusal(self, state: State, seat: int, target: int) -> str | None:
-        return "the Putana cannot visit herself" if target == seat else None
+    def target_refusal(self, state: State, seat: int, target: int) -> IllegalAction | None:
+        return self.refusal("visit_yourself") if target == seat else None
 
     def protected(self, state: State) -> frozenset[int]:
         return frozenset(self.chosen(state).values())

@@ -1,12 +1,14 @@
-"""City mode as a ruleset (RULES.md §2): the deck for the table's seats, the
+"""City mode as a ruleset (docs/rules.md §2): the deck for the table's seats, the
 night in turns, what checks reveal, the three-sided end, and no awards."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from omerta.table.actions import Action
+from omerta.table.actions import NightAction
 from omerta.table.errors import IllegalAction
-from omerta.table.events import Event
+from omerta.table.events import Cause, Event
 from omerta.table.ruleset import Ruleset, Turn
 from omerta.table.state import State
 
@@ -15,14 +17,14 @@ from .commissar import COMMISSAR
 from .don import DON
 from .settings import CitySettings
 
-SPECIALS = ["commissar", "doctor", "putana", "maniac"]      # M1
+SPECIALS = ["commissar", "doctor", "putana", "maniac"]  # M1
 CHECKERS = {"commissar": COMMISSAR, "don": DON}
 
 
 class City(Ruleset):
     name = "city"
     black_roles = frozenset({"don", "mafia"})
-    public_night_causes = False                              # M11: never why
+    public_night_causes = False  # M11: never why
 
     def parse_settings(self, raw: Mapping[str, Any] | None) -> CitySettings:
         return settings.parse(raw)
@@ -32,39 +34,41 @@ class City(Ruleset):
 
     def deck(self, settings: CitySettings) -> list[str]:
         roles = ["don"] + ["mafia"] * settings.mafia_count + SPECIALS
-        return roles + ["civilian"] * (settings.seats - len(roles))      # M1
+        return roles + ["civilian"] * (settings.seats - len(roles))  # M1
 
     def speech_seconds(self, settings: CitySettings) -> float:
-        return settings.speech_seconds                                   # M2
+        return settings.speech_seconds  # M2
 
     def night_turns(self, state: State) -> tuple[Turn, ...]:
         """M4: every turn runs, a dead role's too, so the night's length
         reveals nothing (S5)."""
-        return tuple(Turn(role.turn, state.settings.turn_seconds(role.turn), room=role.turn)
-                     for role in night.NIGHT)
+        return tuple(
+            Turn(role.turn, state.settings.turn_seconds(role.turn), room=role.turn)
+            for role in night.NIGHT
+        )
 
     def room(self, state: State, turn: Turn) -> tuple[frozenset[int], bool]:
         """M13: the turn's living role holders (the living black team in the
         mafia turn); the dead see and hear nothing."""
+        assert turn.room is not None
         role = night.BY_TURN[turn.room]
         return frozenset(role.actors(state)), role.hears(state)
 
-    def night_action(self, state: State, action: Action, now: float) -> list[Event]:
-        role = night.BY_TURN[state.current_turn().name]
+    def night_action(self, state: State, action: NightAction, now: float) -> list[Event]:
+        role = night.BY_TURN[state.night_turn().name]
         if not isinstance(action, role.action):
             turns = [r.turn for r in night.NIGHT if isinstance(action, r.action)]
-            raise IllegalAction("M4", f"{action.name} is made in the {' and '.join(turns)}"
-                                      f" turn; now it is the {role.turn} turn")
+            raise IllegalAction("M4", "wrong_turn", action=action.name, turns=turns, turn=role.turn)
         return role.act(state, action, now)
 
-    def night_options(self, state: State, seat: int) -> list[Action]:
-        return night.BY_TURN[state.current_turn().name].options(state, seat)
+    def night_options(self, state: State, seat: int) -> list[NightAction]:
+        return night.BY_TURN[state.night_turn().name].options(state, seat)
 
     def reveal(self, state: State, checker: int, target: int) -> str:
-        return CHECKERS[state.roles[checker]].shows(state, target)       # M9, M10
+        return CHECKERS[state.role(checker)].shows(state, target)  # M9, M10
 
-    def dawn(self, state: State, now: float) -> tuple[list[tuple[int, str]], list[Event]]:
-        return night.dawn(state), []     # check answers went out when made
+    def dawn(self, state: State, now: float) -> tuple[list[tuple[int, Cause]], list[Event]]:
+        return night.dawn(state), []  # check answers went out when made
 
     def winner(self, state: State) -> tuple[str, str] | None:
         """M12. While the Maniac lives only he can win (both other wins need
@@ -86,7 +90,7 @@ class City(Ruleset):
         return "black" if state.team_of(offender) == "red" else "red"
 
     def ranked(self, settings: CitySettings, bots: frozenset[int]) -> bool:
-        return False                     # A1: no rating, coins or experience
+        return False  # A1: no rating, coins or experience
 
     def team(self, role: str) -> str:
         if role in self.black_roles:

@@ -1,13 +1,15 @@
 """Player actions and the timeout input, as typed values.
 
-The names and arguments are those of SCRIPTS.md and the WebSocket protocol;
+The names and arguments are those of docs/scripts.md and the WebSocket protocol;
 `parse_action` is the one place where a JSON object becomes an action."""
+
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal, get_args
 
-from .errors import BadAction
+from .errors import BadAction, shown
 
 
 @dataclass(frozen=True, slots=True)
@@ -17,9 +19,10 @@ class Action:
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"seat": self.seat, "do": self.name}
-        for field in self.__slots__:
-            if field != "seat":
-                out[field] = getattr(self, field)
+        names: tuple[str, ...] = self.__match_args__
+        for name in names[1:]:  # the dataclass fields after the seat
+            value = getattr(self, name)
+            out[name] = list(value) if isinstance(value, tuple) else value
         return out
 
 
@@ -58,20 +61,33 @@ class Lift(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Shoot(Action):
+class NightAction(Action):
+    """A choice of one seat in a night window. The ruleset decides whether it
+    is legal now and what it does; `rule` is cited when it is tried by day."""
+
     target: int
-    name: ClassVar[str] = "shoot"
+    rule: ClassVar[str] = ""
 
 
 @dataclass(frozen=True, slots=True)
-class Check(Action):
-    target: int
+class Shoot(NightAction):
+    name: ClassVar[str] = "shoot"
+    rule: ClassVar[str] = "S1"
+
+
+@dataclass(frozen=True, slots=True)
+class Check(NightAction):
     name: ClassVar[str] = "check"
+    rule: ClassVar[str] = "S3"
+
+
+#: "foul" and "removal" T3, "defeat" T4
+TechKind = Literal["foul", "defeat", "removal"]
 
 
 @dataclass(frozen=True, slots=True)
 class TechCall(Action):
-    kind: str
+    kind: TechKind
     target: int
     name: ClassVar[str] = "tech_call"
 
@@ -83,21 +99,11 @@ class TechVote(Action):
 
 
 @dataclass(frozen=True, slots=True)
-class Visit(Action):
-    target: int
-    name: ClassVar[str] = "visit"
+class BestMove(Action):
+    """B1: the first player shot at night names up to three seats."""
 
-
-@dataclass(frozen=True, slots=True)
-class Kill(Action):
-    target: int
-    name: ClassVar[str] = "kill"
-
-
-@dataclass(frozen=True, slots=True)
-class Heal(Action):
-    target: int
-    name: ClassVar[str] = "heal"
+    targets: tuple[int, ...]
+    name: ClassVar[str] = "best_move"
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,50 +111,94 @@ class Timeout:
     """The next deadline has passed. Time is an input like any action."""
 
 
-TECH_KINDS = ("foul", "defeat", "removal")
-
-ACTIONS: dict[str, type[Action]] = {
-    cls.name: cls
-    for cls in (Pick, EndSpeech, Nominate, Interject, Vote, Lift, Shoot, Check,
-                TechCall, TechVote, Visit, Kill, Heal)
-}
+TECH_KINDS: tuple[TechKind, ...] = get_args(TechKind)
 
 
 def _int(raw: Mapping[str, Any], key: str, name: str) -> int:
     value = raw.get(key)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise BadAction(f"{name} needs an integer '{key}', got {value!r}")
+        raise BadAction("bad_integer", action=name, key=key, got=shown(value))
     return value
 
 
 def _bool(raw: Mapping[str, Any], key: str, name: str) -> bool:
     value = raw.get(key)
     if not isinstance(value, bool):
-        raise BadAction(f"{name} needs '{key}': true or false, got {value!r}")
+        raise BadAction("bad_boolean", action=name, key=key, got=shown(value))
     return value
+
+
+def _seats(raw: Mapping[str, Any], key: str, name: str) -> tuple[int, ...]:
+    value = raw.get(key)
+    if not isinstance(value, list) or any(
+        isinstance(v, bool) or not isinstance(v, int) for v in value
+    ):
+        raise BadAction("bad_seat_list", action=name, key=key, got=shown(value))
+    return tuple(value)
+
+
+def _tech_kind(raw: Mapping[str, Any], key: str, name: str) -> TechKind:
+    value = raw.get(key)
+    for kind in TECH_KINDS:
+        if value == kind and isinstance(value, str):
+            return kind
+    raise BadAction("bad_tech_kind", kinds=list(TECH_KINDS), got=shown(value))
+
+
+#: how each argument type is read from JSON (by its annotation)
+_READERS: dict[str, Callable[[Mapping[str, Any], str, str], Any]] = {
+    "int": _int,
+    "bool": _bool,
+    "TechKind": _tech_kind,
+    "tuple[int, ...]": _seats,
+}
+
+#: every known action by name, and how to read its arguments, in order
+ACTIONS: dict[str, type[Action]] = {}
+_ARGS: dict[type[Action], tuple[tuple[str, Callable[[Mapping[str, Any], str, str], Any]], ...]] = {}
+
+
+def register(cls: type[Action]) -> type[Action]:
+    """Make `cls` known by its name to `parse_action` (and to table scripts).
+    A ruleset registers the actions it adds when it is imported."""
+    known = ACTIONS.setdefault(cls.name, cls)
+    if known is not cls:
+        raise ValueError(f"two actions are called {cls.name!r}")
+    _ARGS[cls] = tuple((f.name, _READERS[str(f.type)]) for f in fields(cls) if f.name != "seat")
+    return cls
+
+
+for _cls in (
+    Pick,
+    EndSpeech,
+    Nominate,
+    Interject,
+    Vote,
+    Lift,
+    Shoot,
+    Check,
+    TechCall,
+    TechVote,
+    BestMove,
+):
+    register(_cls)
+
+
+def arg_names(name: str) -> tuple[str, ...]:
+    """The arguments of action `name` besides the seat, in order."""
+    return tuple(key for key, _ in _ARGS[ACTIONS[name]])
 
 
 def parse_action(raw: Mapping[str, Any], seat: int | None = None) -> Action:
     """Build an action from its JSON form. `seat` overrides the object's own
     (the server knows who is talking; a script says it on the line)."""
     if not isinstance(raw, Mapping):
-        raise BadAction("an action must be a JSON object")
+        raise BadAction("not_an_object")
     name = raw.get("do")
     cls = ACTIONS.get(name) if isinstance(name, str) else None
     if cls is None:
-        known = ", ".join(sorted(ACTIONS))
-        raise BadAction(f"unknown action {name!r}; known actions: {known}")
+        raise BadAction("unknown_action", got=shown(name), known=sorted(ACTIONS))
+    assert isinstance(name, str)
     if seat is None:
         seat = _int(raw, "seat", name)
-    if cls in (EndSpeech, Interject):
-        return cls(seat)
-    if cls is Pick:
-        return Pick(seat, _int(raw, "card", name))
-    if cls in (Lift, TechVote):
-        return cls(seat, _bool(raw, "yes", name))
-    if cls is TechCall:
-        kind = raw.get("kind")
-        if kind not in TECH_KINDS:
-            raise BadAction(f"tech_call needs 'kind': one of {', '.join(TECH_KINDS)}, got {kind!r}")
-        return TechCall(seat, kind, _int(raw, "target", name))
-    return cls(seat, _int(raw, "target", name))
+    return cls(seat, *(read(raw, key, name) for key, read in _ARGS[cls]))

@@ -1,19 +1,21 @@
-"""The classic ranked ruleset (RULES.md §1): 10 seats, Don, 2 Mafia, Sheriff,
+"""The classic ranked ruleset (docs/rules.md §1): 10 seats, Don, 2 Mafia, Sheriff,
 6 Civilians; each night from the second on, the shot then the checks."""
+
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
-from .actions import Action, Check, Shoot
+from .actions import Check, NightAction, Shoot
 from .errors import IllegalAction
-from .events import CheckResult, Event, NightChoice, to_seat, to_team
+from .events import Cause, CheckResult, Event, NightChoice, to_seat, to_team
 from .ruleset import Ruleset, Turn
 from .settings import DaySettings, read_settings
 from .state import State
 from .step import require
 
-SHOT_SECONDS = 7    # S1
-CHECK_SECONDS = 7   # S3
+SHOT_SECONDS = 7  # S1
+CHECK_SECONDS = 7  # S3
 DAY_SPEECH_SECONDS = 60  # D1
 
 
@@ -25,10 +27,10 @@ class Classic(Ruleset):
         return DaySettings(**read_settings(raw, self.name, {}))
 
     def seat_count(self, settings: DaySettings) -> int:
-        return 10   # C1
+        return 10  # C1
 
     def deck(self, settings: DaySettings) -> list[str]:
-        return ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6   # C1
+        return ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6  # C1
 
     def speech_seconds(self, settings: DaySettings) -> float:
         return DAY_SPEECH_SECONDS
@@ -37,53 +39,92 @@ class Classic(Ruleset):
         return (Turn("shot", SHOT_SECONDS, room="black"), Turn("checks", CHECK_SECONDS))
 
     def room(self, state: State, turn: Turn) -> tuple[frozenset[int], bool]:
-        if turn.room == "black":   # S1: living black players may talk during the shot
+        if turn.room == "black":  # S1: living black players may talk during the shot
             return frozenset(s for s in state.black_seats() if state.alive[s]), True
         return frozenset(), False
 
-    def night_action(self, state: State, action: Action, now: float) -> list[Event]:
-        turn = state.current_turn()
+    def night_action(self, state: State, action: NightAction, now: float) -> list[Event]:
+        turn = state.night_turn()
         if isinstance(action, Shoot):
-            require(turn.name == "shot", "S1", "the shot is taken in the shot window only")
+            require(
+                turn.name == "shot",
+                "S1",
+                "wrong_turn",
+                action=action.name,
+                turns=["shot"],
+                turn=turn.name,
+            )
             return self._shoot(state, action, now)
         if isinstance(action, Check):
-            require(turn.name == "checks", "S3", "checks are made in the checks window only")
+            require(
+                turn.name == "checks",
+                "S3",
+                "wrong_turn",
+                action=action.name,
+                turns=["checks"],
+                turn=turn.name,
+            )
             return self._check(state, action, now)
-        raise IllegalAction("S1", f"{action.name} is not an action of the classic game")
+        raise IllegalAction("S1", "not_in_ruleset", action=action.name, ruleset=self.name)
 
     def _shoot(self, state: State, action: Shoot, now: float) -> list[Event]:
-        shots = state.choices.setdefault("shot", {})
-        require(state.alive[action.seat] and state.team_of(action.seat) == "black", "S1",
-                "only living black players shoot")
-        require(action.seat not in shots, "S1", "your choice in the shot is final")
-        require(state.alive[action.target], "S2", f"seat {action.target} is not alive")
-        shots[action.seat] = action.target
+        shots = state.choices.get("shot", {})
+        require(
+            state.alive[action.seat] and state.team_of(action.seat) == "black",
+            "S1",
+            "not_your_turn",
+            turn="shot",
+            title="black players",
+        )
+        require(action.seat not in shots, "S1", "choice_is_final")
+        require(state.alive[action.target], "S2", "not_alive", seat=action.target)
+        state.choices = {**state.choices, "shot": {**shots, action.seat: action.target}}
         team = [s for s in state.black_seats() if state.alive[s]]
-        return [NightChoice(t=now, audience=to_team("black", team), action="shoot",
-                            by=action.seat, target=action.target)]
+        return [
+            NightChoice(
+                t=now,
+                audience=to_team("black", team),
+                action="shoot",
+                by=action.seat,
+                target=action.target,
+            )
+        ]
 
     def _check(self, state: State, action: Check, now: float) -> list[Event]:
         seat, target = action.seat, action.target
         role = state.roles[seat]
-        require(role in ("don", "sheriff") and state.alive[seat], "S3",
-                "only the living Don and Sheriff check")
-        made = state.choices.setdefault("check", {})
-        require(seat not in made, "S3", "one check per night")
-        require(state.alive[target], "S3", f"seat {target} is not alive")
-        require(target != seat, "S3", "you cannot check yourself")
-        require(target not in state.checked.get(seat, frozenset()), "S3",
-                f"you have already checked seat {target}")
-        made[seat] = target
-        state.checked[seat] = state.checked.get(seat, frozenset()) | {target}
-        return [CheckResult(t=now, audience=to_seat(seat), by=seat, target=target,
-                            result=self.reveal(state, seat, target))]
+        require(
+            role in ("don", "sheriff") and state.alive[seat],
+            "S3",
+            "not_your_turn",
+            turn="checks",
+            title="Don and Sheriff",
+        )
+        made = state.choices.get("check", {})
+        require(seat not in made, "S3", "choice_is_final")
+        require(state.alive[target], "S3", "not_alive", seat=target)
+        require(target != seat, "S3", "check_yourself")
+        require(
+            target not in state.checked.get(seat, frozenset()), "S3", "already_checked", seat=target
+        )
+        state.choices = {**state.choices, "check": {**made, seat: target}}
+        state.checked = {**state.checked, seat: state.checked.get(seat, frozenset()) | {target}}
+        return [
+            CheckResult(
+                t=now,
+                audience=to_seat(seat),
+                by=seat,
+                target=target,
+                result=self.reveal(state, seat, target),
+            )
+        ]
 
     def reveal(self, state: State, checker: int, target: int) -> str:
         if state.roles[checker] == "don":
             return "sheriff" if state.roles[target] == "sheriff" else "not_sheriff"
         return "black" if state.team_of(target) == "black" else "red"
 
-    def night_options(self, state: State, seat: int) -> list[Action]:
+    def night_options(self, state: State, seat: int) -> list[NightAction]:
         turn = state.current_turn()
         if turn is None or not state.alive[seat]:
             return []
@@ -97,7 +138,7 @@ class Classic(Ruleset):
         done = state.checked.get(seat, frozenset())
         return [Check(seat, t) for t in living if t != seat and t not in done]
 
-    def dawn(self, state: State, now: float) -> tuple[list[tuple[int, str]], list[Event]]:
+    def dawn(self, state: State, now: float) -> tuple[list[tuple[int, Cause]], list[Event]]:
         """S1: a hit needs the same target from the Don and every living Mafia."""
         shots = state.choices.get("shot", {})
         shooters = [s for s in state.black_seats() if state.alive[s]]
@@ -110,16 +151,16 @@ class Classic(Ruleset):
         black = sum(1 for s in state.living() if state.team_of(s) == "black")
         red = len(state.living()) - black
         if black == 0:
-            return "red", "no_black_left"        # E1
+            return "red", "no_black_left"  # E1
         if black >= red:
-            return "black", "black_parity"       # E1
+            return "black", "black_parity"  # E1
         return None
 
     def defeat_winner(self, state: State, offender: int) -> str:
-        return "red" if state.team_of(offender) == "black" else "black"   # T4
+        return "red" if state.team_of(offender) == "black" else "black"  # T4
 
     def ranked(self, settings: DaySettings, bots: frozenset[int]) -> bool:
-        return not bots                          # A1: a table with bots is practice
+        return not bots  # A1: a table with bots is practice
 
 
 CLASSIC = Classic()

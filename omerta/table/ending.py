@@ -1,12 +1,16 @@
 """Departures and the end of the game (E1–E4)."""
+
 from __future__ import annotations
 
-from .events import EVERYONE, Audience, GameOver, Left
+from collections.abc import Sequence
+
+from . import best_move
+from .events import EVERYONE, Audience, Cause, GameOver, Left
 from .state import put
 from .step import Step
 
 
-def depart(ctx: Step, leaving: list[tuple[int, str]], audience: Audience = EVERYONE) -> None:
+def depart(ctx: Step, leaving: Sequence[tuple[int, Cause]], audience: Audience = EVERYONE) -> None:
     """Seats leave together; any departure breaks the quiet-round count (E2)."""
     s = ctx.state
     for seat, cause in leaving:
@@ -37,5 +41,13 @@ def end_game(ctx: Step, winner: str, reason: str) -> None:
     s.tech = None
     s.queue = ()
     s.vote_round = None
-    roles = {seat: s.roles[seat] for seat in s.seats}
-    ctx.emit(GameOver(t=ctx.now, winner=winner, reason=reason, roles=roles))  # E4
+    roles = {seat: s.role(seat) for seat in s.seats}
+    ctx.emit(
+        GameOver(
+            t=ctx.now,
+            winner=winner,
+            reason=reason,
+            roles=roles,
+            best_move=best_move.reveal(s),  # B1
+        )
+    )  # E4

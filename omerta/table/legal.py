@@ -2,10 +2,22 @@
 
 It mirrors the checks of the handlers; the property tests hold the two
 together (each listed action applies, and random actions never break rules)."""
+
 from __future__ import annotations
 
-from .actions import (TECH_KINDS, Action, EndSpeech, Interject, Lift, Nominate, Pick, TechCall,
-                      TechVote, Vote)
+from . import best_move
+from .actions import (
+    TECH_KINDS,
+    Action,
+    EndSpeech,
+    Interject,
+    Lift,
+    Nominate,
+    Pick,
+    TechCall,
+    TechVote,
+    Vote,
+)
 from .state import State
 from .technical import DAY_STAGES
 
@@ -21,17 +33,18 @@ def legal_actions(state: State, seat: int, tech_calls: bool = True) -> list[Acti
             return [TechVote(seat, True), TechVote(seat, False)]
         return []
     if s.stage == "draw":
-        if s.roles[seat] is not None:
+        if s.roles[seat] is not None or s.deck is None:
             return []
         return [Pick(seat, i) for i, card in enumerate(s.deck) if card is not None]
     if s.stage == "night":
-        return s.ruleset.night_options(s, seat)
+        return list(s.ruleset.night_options(s, seat))
     out: list[Action] = []
     alive = s.alive[seat]
     if s.stage == "speech":
         day = s.speech_kind == "day"
         if seat == s.speaker:
             out.append(EndSpeech(seat))
+            out += best_move.options(s, seat)
             if day and not s.speech_nominated and not s.nominations_closed:
                 out += [Nominate(seat, t) for t in s.living() if t not in s.nominees]
         elif day and alive and s.interjections[seat] and s.interjector is None:
@@ -50,8 +63,7 @@ def legal_actions(state: State, seat: int, tech_calls: bool = True) -> list[Acti
 
 def may_call_tech(state: State, seat: int) -> bool:
     """T1, T2: a living player, by day, while no technical vote runs."""
-    return (not state.over and state.tech is None and state.alive[seat]
-            and state.stage in DAY_STAGES)
+    return not state.over and state.tech is None and state.alive[seat] and state.stage in DAY_STAGES
 
 
 def legal_names(state: State, seat: int) -> list[str]:

@@ -9,15 +9,17 @@ interface as peers.
 
 Adding a ruleset: subclass `Ruleset`, give it a `name`, implement each
 abstract hook, and register it in `omerta.rulesets`."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .actions import Action
-    from .events import Event
+    from .actions import NightAction
+    from .events import Cause, Event
     from .state import State
 
 
@@ -54,37 +56,37 @@ class Ruleset(ABC):
         """Length of a day speech."""
 
     @abstractmethod
-    def night_turns(self, state: "State") -> tuple[Turn, ...]:
+    def night_turns(self, state: State) -> tuple[Turn, ...]:
         """The windows of night `state.night` (2 and later; night 1 is the
         meeting). Every window runs its full length (S5)."""
 
     @abstractmethod
-    def room(self, state: "State", turn: Turn) -> tuple[frozenset[int], bool]:
+    def room(self, state: State, turn: Turn) -> tuple[frozenset[int], bool]:
         """Who sees each other during `turn`, and whether they also hear."""
 
     @abstractmethod
-    def night_action(self, state: "State", action: "Action", now: float) -> list["Event"]:
+    def night_action(self, state: State, action: NightAction, now: float) -> list[Event]:
         """Apply a night action to the working state or raise IllegalAction."""
 
     @abstractmethod
-    def night_options(self, state: "State", seat: int) -> list["Action"]:
+    def night_options(self, state: State, seat: int) -> list[NightAction]:
         """Every night action `seat` may take right now."""
 
     @abstractmethod
-    def reveal(self, state: "State", checker: int, target: int) -> str:
+    def reveal(self, state: State, checker: int, target: int) -> str:
         """What `checker`'s check of `target` shows (S3, M9, M10)."""
 
     @abstractmethod
-    def dawn(self, state: "State", now: float) -> tuple[list[tuple[int, str]], list["Event"]]:
+    def dawn(self, state: State, now: float) -> tuple[list[tuple[int, Cause]], list[Event]]:
         """Resolve the night: (deaths as (seat, cause) in the order they are
         announced, private events such as late check results)."""
 
     @abstractmethod
-    def winner(self, state: "State") -> tuple[str, str] | None:
+    def winner(self, state: State) -> tuple[str, str] | None:
         """(winner, reason) if the game is decided, else None."""
 
     @abstractmethod
-    def defeat_winner(self, state: "State", offender: int) -> str:
+    def defeat_winner(self, state: State, offender: int) -> str:
         """The winner when `offender` is handed a technical defeat (T4)."""
 
     @abstractmethod

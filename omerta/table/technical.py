@@ -1,80 +1,121 @@
 """Technical votes: the table disciplines itself (T1–T5)."""
+
 from __future__ import annotations
 
-from . import flow, speeches
+from dataclasses import replace
+
+from . import speeches
 from .actions import TechCall, TechVote
 from .ending import decided, depart, end_game
-from .events import RECORD, Foul, TechBallot, TechCalled, TechRecord, TechResult, VoteCancelled, to_seat
+from .events import (
+    RECORD,
+    Foul,
+    TechBallot,
+    TechCalled,
+    TechRecord,
+    TechResult,
+    VoteCancelled,
+    to_seat,
+)
 from .state import TechState, put
-from .step import Step, later, require
+from .step import Next, Step, later, require
 
-TECH_SECONDS = 30            # T2
-FOULS_TO_REMOVE = 2          # T3
+TECH_SECONDS = 30  # T2
+FOULS_TO_REMOVE = 2  # T3
 DAY_STAGES = ("day", "speech", "vote", "lift")
 
 
 def on_call(ctx: Step, action: TechCall) -> None:
     s = ctx.state
-    require(s.stage in DAY_STAGES, "T1",
-            "technical votes are called by day only (not in the draw or at night)")
-    require(s.alive[action.seat], "T1", "only living players call a technical vote")
-    require(s.alive[action.target], "T1", f"seat {action.target} is not alive")
+    require(s.stage in DAY_STAGES, "T1", "not_day")
+    require(s.alive[action.seat], "T1", "dead_cannot_call")
+    require(s.alive[action.target], "T1", "not_alive", seat=action.target)
     during = s.speech_kind or s.vote_round or s.stage
-    s.tech = TechState(action.kind, action.seat, action.target, ctx.now,
-                       ctx.after(TECH_SECONDS), during)
-    ctx.emit(TechCalled(t=ctx.now, kind=action.kind, by=action.seat, target=action.target,
-                        seconds=TECH_SECONDS))
+    s.tech = TechState(
+        action.kind, action.seat, action.target, ctx.now, ctx.after(TECH_SECONDS), during
+    )
+    ctx.emit(
+        TechCalled(
+            t=ctx.now, kind=action.kind, by=action.seat, target=action.target, seconds=TECH_SECONDS
+        )
+    )
 
 
 def on_vote(ctx: Step, action: TechVote) -> None:
     s, tech = ctx.state, ctx.state.tech
-    require(tech is not None, "T2", "there is no technical vote now")
-    require(s.alive[action.seat], "T2", "only living players vote")
-    require(action.seat not in s.bots, "T2", "technical votes are for human players")
-    require(action.seat not in tech.ballots, "T2", "your technical ballot is final")
-    tech.ballots[action.seat] = action.yes
-    ctx.emit(TechBallot(t=ctx.now, audience=to_seat(action.seat), voter=action.seat,
-                        yes=action.yes))
+    require(tech is not None, "T2", "no_technical_vote_now")
+    assert tech is not None
+    require(s.alive[action.seat], "T2", "dead_cannot_vote")
+    require(action.seat not in s.bots, "T2", "humans_only")
+    require(action.seat not in tech.ballots, "T2", "ballot_is_final")
+    s.tech = replace(tech, ballots={**tech.ballots, action.seat: action.yes})
+    ctx.emit(
+        TechBallot(t=ctx.now, audience=to_seat(action.seat), voter=action.seat, yes=action.yes)
+    )
 
 
-def timeout(ctx: Step) -> None:
+def timeout(ctx: Step) -> Next | None:
     """T2: passes with yes from more than half of the living humans; the
     frozen clocks resume exactly where they stopped."""
     s, tech = ctx.state, ctx.state.tech
+    assert tech is not None
     humans = s.living_humans()
     ballots = {seat: tech.ballots.get(seat, False) for seat in humans}
     yes = sum(ballots.values())
     passed = 2 * yes > len(humans)
-    ctx.emit(TechResult(t=ctx.now, kind=tech.kind, by=tech.by, target=tech.target, yes=yes,
-                        passed=passed, needed=len(humans) // 2 + 1))
-    ctx.emit(TechRecord(t=ctx.now, audience=RECORD, kind=tech.kind, by=tech.by,
-                        target=tech.target, ballots=ballots, passed=passed, phase=tech.during,
-                        day=s.day, called_at=tech.called_at))
+    ctx.emit(
+        TechResult(
+            t=ctx.now,
+            kind=tech.kind,
+            by=tech.by,
+            target=tech.target,
+            yes=yes,
+            passed=passed,
+            needed=len(humans) // 2 + 1,
+        )
+    )
+    ctx.emit(
+        TechRecord(
+            t=ctx.now,
+            audience=RECORD,
+            kind=tech.kind,
+            by=tech.by,
+            target=tech.target,
+            ballots=ballots,
+            passed=passed,
+            phase=tech.during,
+            day=s.day,
+            called_at=tech.called_at,
+        )
+    )
     s.tech = None
     if s.deadline is not None:
         s.deadline = later(s.deadline, TECH_SECONDS)
     if s.interjection_end is not None:
         s.interjection_end = later(s.interjection_end, TECH_SECONDS)
     if not passed:
-        return
+        return None
     if tech.kind == "defeat":
+        s.forfeits = s.forfeits | {tech.target}
         end_game(ctx, s.ruleset.defeat_winner(s, tech.target), "technical_defeat")  # T4
-    elif tech.kind == "removal":
-        remove(ctx, tech.target)
-    else:
-        s.fouls = put(s.fouls, tech.target, s.fouls[tech.target] + 1)
-        ctx.emit(Foul(t=ctx.now, seat=tech.target, count=s.fouls[tech.target]))
-        if s.fouls[tech.target] >= FOULS_TO_REMOVE:
-            remove(ctx, tech.target)
+        return None
+    if tech.kind == "removal":
+        return remove(ctx, tech.target)
+    s.fouls = put(s.fouls, tech.target, s.fouls[tech.target] + 1)
+    ctx.emit(Foul(t=ctx.now, seat=tech.target, count=s.fouls[tech.target]))
+    if s.fouls[tech.target] >= FOULS_TO_REMOVE:
+        return remove(ctx, tech.target)
+    return None
 
 
-def remove(ctx: Step, seat: int) -> None:
+def remove(ctx: Step, seat: int) -> Next | None:
     """T3: the player leaves at once with no last word; the day's vote is
     cancelled; the remaining day speeches go on, then night."""
     s = ctx.state
+    s.forfeits = s.forfeits | {seat}
     depart(ctx, [(seat, "removed")])
     if decided(ctx):
-        return
+        return None
     s.queue = tuple((q, kind) for q, kind in s.queue if q != seat and kind != "tie")
     if s.then == "revote":
         s.then = "night"
@@ -82,8 +123,9 @@ def remove(ctx: Step, seat: int) -> None:
         s.nominations_closed = True
         s.nominees = ()
         ctx.emit(VoteCancelled(t=ctx.now))
-    if s.stage in ("vote", "lift"):
+    if s.stage == "vote" or s.stage == "lift":
         s.vote_round, s.candidates, s.ballots = None, (), {}
-        flow.end_day(ctx)
-    elif s.stage == "speech" and (s.speaker == seat or s.speech_kind == "tie"):
-        speeches.end_speech(ctx, early=True)
+        return "end_day"
+    if s.stage == "speech" and (s.speaker == seat or s.speech_kind == "tie"):
+        return speeches.end_speech(ctx, early=True)
+    return None

@@ -2,10 +2,12 @@
 
 Nothing here is stored: a seat's view and the media gate are computed from
 the state whenever they are needed, so they can never drift from the rules."""
+
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Iterable
+from typing import Any
 
 from .legal import legal_names
 from .state import State
@@ -28,8 +30,10 @@ class Gate:
         return receiver in getattr(self, kind).get(source, ())
 
     def to_dict(self) -> dict[str, Any]:
-        return {kind: {str(src): sorted(dst) for src, dst in getattr(self, kind).items()}
-                for kind in KINDS}
+        return {
+            kind: {str(src): sorted(dst) for src, dst in getattr(self, kind).items()}
+            for kind in KINDS
+        }
 
     def hints(self) -> dict[str, dict[int | None, list[int]]]:
         """For each kind, receiving seat (None: spectators) -> the sources
@@ -52,29 +56,44 @@ CLOSED = Gate({}, {})
 
 
 def gate(state: State) -> Gate:
+    """Who sees and hears whom now (docs/rules.md G1–G5)."""
     s = state
     if s.over:
-        every = frozenset(s.seats)
-        to_all = {src: every - {src} for src in s.seats}
-        return Gate(to_all, dict(to_all), every)
-    if s.tech is not None or s.stage == "draw":
-        return CLOSED                                   # K3; T2 freezes every speech
-    if s.stage == "speech":
-        speakers = [s.speaker] + ([s.interjector] if s.interjector is not None else [])
-        every = frozenset(s.seats)
-        to_all = {src: every - {src} for src in speakers}
-        return Gate(to_all, dict(to_all), frozenset(speakers))   # D1, D4
+        return _broadcast(s, s.seats, s.seats)  # G5
+    if s.stage == "draw":
+        return CLOSED  # G1, K3
     if s.stage == "meeting":
-        room = frozenset(s.black_seats())
-        sound = s.settings.agreement == "sound"          # N2
-        return _room(room, sound)
-    turn = s.current_turn()
-    if turn is not None and turn.room is not None:
-        return _room(*s.ruleset.room(s, turn))
-    return CLOSED
+        return _room(frozenset(s.black_seats()), s.settings.agreement == "sound")  # G2, N2
+    if s.stage == "night":
+        turn = s.current_turn()
+        if turn is not None and turn.room is not None:
+            return _room(*s.ruleset.room(s, turn))  # G2, S1, M13
+        return CLOSED
+    return _day(s)
+
+
+def _day(s: State) -> Gate:
+    """G3: every living camera, and that of a dead player giving a last word
+    or farewell, reaches every seat and spectators; the only open mics are the
+    speaker's and an interjector's, and none during a vote or a technical
+    vote. G4: anyone else who has left is no source."""
+    cameras = [q for q in s.seats if s.alive[q] or q == s.speaker]
+    mics: list[int] = []
+    if s.stage == "speech" and s.tech is None:
+        mics = [q for q in (s.speaker, s.interjector) if q is not None]
+    return _broadcast(s, cameras, mics)
+
+
+def _broadcast(s: State, cameras: Iterable[int], mics: Iterable[int]) -> Gate:
+    """Each source to every other seat, dead ones included, and to spectators."""
+    every = frozenset(s.seats)
+    video = {src: every - {src} for src in cameras}
+    audio = {src: video.get(src) or every - {src} for src in mics}
+    return Gate(audio, video, frozenset(video) | frozenset(audio))
 
 
 def _room(room: frozenset[int], sound: bool) -> Gate:
+    """Night: the room sees (and hears) each other; nobody else, no spectator."""
     among = {src: room - {src} for src in room}
     return Gate(dict(among) if sound else {}, among)
 
@@ -83,21 +102,22 @@ def phase_name(state: State) -> str:
     s = state
     if s.stage == "speech":
         return f"{s.speech_kind}_speech"
-    if s.stage == "vote":
-        return s.vote_round
+    if s.stage == "vote" and s.vote_round is not None:
+        return str(s.vote_round)
     turn = s.current_turn()
-    return turn.name if turn is not None else s.stage
+    return turn.name if turn is not None else str(s.stage)
 
 
 def known_roles(state: State, seat: int | None) -> dict[int, str]:
     s = state
     if s.over:
-        return {q: s.roles[q] for q in s.seats}           # E4
-    if seat is None or s.roles[seat] is None:
+        return {q: s.role(q) for q in s.seats}  # E4
+    mine = None if seat is None else s.roles[seat]
+    if seat is None or mine is None:
         return {}
-    known = {seat: s.roles[seat]}                         # C2, K3
-    if s.stage != "draw" and s.roles[seat] in s.ruleset.black_roles:
-        known.update({q: s.roles[q] for q in s.black_seats()})   # C2, from the first night
+    known = {seat: mine}  # C2, K3
+    if s.stage != "draw" and mine in s.ruleset.black_roles:
+        known.update({q: s.role(q) for q in s.black_seats()})  # C2, from the first night
     return known
 
 
@@ -128,8 +148,17 @@ def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[st
         "nominations_closed": s.nominations_closed,
     }
     # Each seat sees the others' roles as unknown, but for those it knows.
-    public_seats = [{"seat": q, "alive": s.alive[q], "bot": q in s.bots, "fouls": s.fouls[q],
-                     "interjections": s.interjections[q], "role": None} for q in s.seats]
+    public_seats: list[dict[str, Any]] = [
+        {
+            "seat": q,
+            "alive": s.alive[q],
+            "bot": q in s.bots,
+            "fouls": s.fouls[q],
+            "interjections": s.interjections[q],
+            "role": None,
+        }
+        for q in s.seats
+    ]
     hints = now_gate.hints()
     out = {}
     for seat in seats:
@@ -143,8 +172,11 @@ def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[st
             **after,
             "vote": _vote_view(s, seat),
             "tech": _tech_view(s, seat),
-            "checks": {str(t): s.ruleset.reveal(s, seat, t)
-                       for t in sorted(s.checked.get(seat, ()))} if seat is not None else {},
+            "checks": {
+                str(t): s.ruleset.reveal(s, seat, t) for t in sorted(s.checked.get(seat, ()))
+            }
+            if seat is not None
+            else {},
             "gate": {kind: list(hints[kind].get(seat, ())) for kind in KINDS},
             "actions": legal_names(s, seat) if seat is not None else [],
             "winner": s.winner,
@@ -156,16 +188,52 @@ def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[st
 def _vote_view(s: State, seat: int | None) -> dict[str, Any] | None:
     if s.vote_round is None:
         return None
-    public = s.settings.voting == "open"                  # V3
+    public = s.settings.voting == "open"  # V3
     ballots = {str(v): b for v, b in s.ballots.items() if public or v == seat}
-    return {"round": s.vote_round, "candidates": list(s.candidates),
-            "calling": s.candidates[s.calling] if public and s.vote_round != "lift" else None,
-            "ballots": ballots, "voted": len(s.ballots) if public else None}
+    return {
+        "round": s.vote_round,
+        "candidates": list(s.candidates),
+        "calling": s.candidates[s.calling] if public and s.vote_round != "lift" else None,
+        "ballots": ballots,
+        "voted": len(s.ballots) if public else None,
+    }
 
 
 def _tech_view(s: State, seat: int | None) -> dict[str, Any] | None:
     t = s.tech
     if t is None:
         return None
-    return {"kind": t.kind, "by": t.by, "target": t.target, "end": t.end,
-            "your_ballot": t.ballots.get(seat) if seat is not None else None}
+    return {
+        "kind": t.kind,
+        "by": t.by,
+        "target": t.target,
+        "end": t.end,
+        "your_ballot": t.ballots.get(seat) if seat is not None else None,
+    }
+
+
+def spectator_view(state: State) -> dict[str, Any]:
+    """What a spectator may know: what a red player who has left the table
+    knows of it (G3–G5), without a card or checks of their own. Never more:
+    it is the view of seat None, which knows no role until the game is over."""
+    return view(state, None)
+
+
+def reveal(state: State) -> dict[str, Any]:
+    """Everything at the table now: every card dealt, every day ballot
+    (closed ones too) and every check; not a technical vote's ballots (T5:
+    those are for moderators). For the delayed stream and the replay of a
+    finished game only; never sent to a live table."""
+    s = state
+    out = view(s, None)
+    out["seats"] = [
+        {**row, "role": s.roles[row["seat"]]} if s.roles[row["seat"]] is not None else row
+        for row in out["seats"]
+    ]
+    if out["vote"] is not None:
+        out["vote"] = {**out["vote"], "ballots": {str(v): b for v, b in s.ballots.items()}}
+    out["checks"] = {
+        str(checker): {str(t): s.ruleset.reveal(s, checker, t) for t in sorted(targets)}
+        for checker, targets in sorted(s.checked.items())
+    }
+    return out

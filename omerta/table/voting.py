@@ -1,15 +1,17 @@
-"""Votes after the day speeches (V1–V7)."""
+"""Votes after the day speeches (V1–V7). A vote that ends hands on to the
+speech queue or to nightfall (`Next`, run by flow)."""
+
 from __future__ import annotations
 
-from . import flow
 from .actions import Lift, Vote
 from .ending import decided, depart
-from .events import EVERYONE, Ballot, Calling, Phase, Votes, to_seat
-from .step import Step, require
+from .events import EVERYONE, Audience, Ballot, Calling, Phase, Votes, to_seat
+from .state import Round
+from .step import Next, Step, require
 
-VOTE_SECONDS = 10       # V3 closed
-CALL_SECONDS = 5        # V3 open, per candidate
-LIFT_SECONDS = 10       # V6
+VOTE_SECONDS = 10  # V3 closed
+CALL_SECONDS = 5  # V3 open, per candidate
+LIFT_SECONDS = 10  # V6
 
 
 def _zero_day(ctx: Step) -> bool:
@@ -17,20 +19,24 @@ def _zero_day(ctx: Step) -> bool:
     return ctx.state.day == 1 and not ctx.state.settings.break_at_zero
 
 
-def after_speeches(ctx: Step) -> None:
+def after_speeches(ctx: Step) -> Next | None:
     s = ctx.state
     if s.nominations_closed or not s.nominees:
-        flow.end_day(ctx)                      # V1 (or T3: the vote is cancelled)
-    elif len(s.nominees) == 1:
+        return "end_day"  # V1 (or T3: the vote is cancelled)
+    if len(s.nominees) == 1:
         if _zero_day(ctx):
-            flow.end_day(ctx)                  # V7: a single nominee stays
-        else:
-            _eliminate(ctx, s.nominees[0])     # V1: leaves without a vote
-    else:
-        start_vote(ctx, "vote", s.nominees)
+            return "end_day"  # V7: a single nominee stays
+        return _eliminate(ctx, s.nominees[0])  # V1: leaves without a vote
+    start_vote(ctx, "vote", s.nominees)
+    return None
 
 
-def start_vote(ctx: Step, round_: str, candidates: list[int]) -> None:
+def start_revote(ctx: Step) -> None:
+    """V5: the vote again, among the tied players only."""
+    start_vote(ctx, "revote", ctx.state.tied)
+
+
+def start_vote(ctx: Step, round_: Round, candidates: tuple[int, ...]) -> None:
     s = ctx.state
     s.stage, s.vote_round = "vote", round_
     s.candidates, s.ballots = tuple(candidates), {}
@@ -44,74 +50,82 @@ def start_vote(ctx: Step, round_: str, candidates: list[int]) -> None:
         ctx.emit(Phase(t=ctx.now, phase=round_, day=s.day, seconds=VOTE_SECONDS))
 
 
-def _ballot_audience(ctx: Step, voter: int):
+def _ballot_audience(ctx: Step, voter: int) -> Audience:
     """V3: open votes are public as cast; closed ones only after the count."""
     return EVERYONE if ctx.state.settings.voting == "open" else to_seat(voter)
 
 
-def on_vote(ctx: Step, action: Vote) -> None:
+def on_vote(ctx: Step, action: Vote) -> Next | None:
     s, seat = ctx.state, action.seat
-    require(s.stage == "vote", "V2", "there is no vote now")
-    require(s.alive[seat], "V2", "only living players vote")
-    require(seat not in s.ballots, "V2", "your first vote is final")
-    require(action.target in s.candidates, "V2",
-            f"vote only for the candidates: {', '.join(map(str, s.candidates))}")
+    require(s.stage == "vote", "V2", "no_vote_now")
+    require(s.alive[seat], "V2", "dead_cannot_vote")
+    require(seat not in s.ballots, "V2", "vote_is_final")
+    require(action.target in s.candidates, "V2", "not_a_candidate", candidates=list(s.candidates))
     if s.settings.voting == "open":
         called = s.candidates[s.calling]
-        require(action.target == called, "V3", f"open voting is calling seat {called} now")
+        require(action.target == called, "V3", "not_called", seat=called)
+    assert s.vote_round is not None
     s.ballots = {**s.ballots, seat: action.target}
-    ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round=s.vote_round,
-                    voter=seat, target=action.target))
+    ctx.emit(
+        Ballot(
+            t=ctx.now,
+            audience=_ballot_audience(ctx, seat),
+            round=s.vote_round,
+            voter=seat,
+            target=action.target,
+        )
+    )
     if s.settings.voting == "closed" and len(s.ballots) == len(s.living()):
-        _count(ctx)                             # V3: ends early once all have voted
+        return _count(ctx)  # V3: ends early once all have voted
+    return None
 
 
-def vote_timeout(ctx: Step) -> None:
+def vote_timeout(ctx: Step) -> Next | None:
     s = ctx.state
     if s.settings.voting == "open" and s.calling + 1 < len(s.candidates):
         s.calling += 1
         s.deadline = ctx.after(CALL_SECONDS)
         ctx.emit(Calling(t=ctx.now, candidate=s.candidates[s.calling], seconds=CALL_SECONDS))
-    else:
-        _count(ctx)
+        return None
+    return _count(ctx)
 
 
-def _count(ctx: Step) -> None:
+def _count(ctx: Step) -> Next | None:
     s = ctx.state
-    last = s.candidates[-1]                     # V2, V5: the last in nomination order
+    round_ = s.vote_round
+    assert round_ is not None
+    last = s.candidates[-1]  # V2, V5: the last in nomination order
     ballots = {voter: s.ballots.get(voter, last) for voter in s.living()}
     counts = {c: 0 for c in s.candidates}
     for target in ballots.values():
         counts[target] += 1
-    ctx.emit(Votes(t=ctx.now, round=s.vote_round, ballots=ballots, counts=counts))
+    ctx.emit(Votes(t=ctx.now, round=round_, ballots=ballots, counts=counts))
     top = max(counts.values())
     leaders = [c for c in s.candidates if counts[c] == top]
-    round_ = s.vote_round
     s.vote_round, s.candidates, s.ballots, s.deadline = None, (), {}, None
     s.stage = "day"
     if len(leaders) == 1:
         if _zero_day(ctx):
-            s.queue, s.then = ((leaders[0], "leader"),), "night"    # V7
-            flow.run_queue(ctx)
-        else:
-            _eliminate(ctx, leaders[0])                            # V4
-    elif round_ == "vote":
-        s.tied = tuple(leaders)                                    # V5
+            s.queue, s.then = ((leaders[0], "leader"),), "night"  # V7
+            return "queue"
+        return _eliminate(ctx, leaders[0])  # V4
+    if round_ == "vote":
+        s.tied = tuple(leaders)  # V5
         s.queue, s.then = tuple((seat, "tie") for seat in leaders), "revote"
-        flow.run_queue(ctx)
-    elif s.day == 1 and not s.settings.lift_at_zero:
-        flow.end_day(ctx)                                          # V7: no lift on day 1
-    else:
-        _start_lift(ctx, leaders)                                  # V6
+        return "queue"
+    if s.day == 1 and not s.settings.lift_at_zero:
+        return "end_day"  # V7: no lift on day 1
+    _start_lift(ctx, leaders)  # V6
+    return None
 
 
-def _eliminate(ctx: Step, seat: int) -> None:
+def _eliminate(ctx: Step, seat: int) -> Next | None:
     depart(ctx, [(seat, "vote")])
-    if decided(ctx):                            # E3: before the farewell
-        return
+    if decided(ctx):  # E3: before the farewell
+        return None
     s = ctx.state
     s.queue, s.then = ((seat, "farewell"),), "night"
-    flow.run_queue(ctx)
+    return "queue"
 
 
 def _start_lift(ctx: Step, tied: list[int]) -> None:
@@ -124,28 +138,38 @@ def _start_lift(ctx: Step, tied: list[int]) -> None:
 
 def on_lift(ctx: Step, action: Lift) -> None:
     s, seat = ctx.state, action.seat
-    require(s.stage == "lift", "V6", "there is no lift vote now")
-    require(s.alive[seat], "V6", "only living players vote")
-    require(seat not in s.ballots, "V2", "your first vote is final")
+    require(s.stage == "lift", "V6", "no_lift_vote_now")
+    require(s.alive[seat], "V6", "dead_cannot_vote")
+    require(seat not in s.ballots, "V2", "vote_is_final")
     s.ballots = {**s.ballots, seat: action.yes}
-    ctx.emit(Ballot(t=ctx.now, audience=_ballot_audience(ctx, seat), round="lift",
-                    voter=seat, yes=action.yes))
+    ctx.emit(
+        Ballot(
+            t=ctx.now,
+            audience=_ballot_audience(ctx, seat),
+            round="lift",
+            voter=seat,
+            yes=action.yes,
+        )
+    )
 
 
-def lift_timeout(ctx: Step) -> None:
+def lift_timeout(ctx: Step) -> Next | None:
     """V6: always run in full; non-voters count as no; more than half of the
     living must say yes; everyone in the tie leaves, with no farewell."""
     s = ctx.state
     living = s.living()
     ballots = {voter: s.ballots.get(voter, False) for voter in living}
     yes = sum(ballots.values())
-    ctx.emit(Votes(t=ctx.now, round="lift", ballots=ballots,
-                   counts={"yes": yes, "no": len(living) - yes}))
+    ctx.emit(
+        Votes(
+            t=ctx.now, round="lift", ballots=ballots, counts={"yes": yes, "no": len(living) - yes}
+        )
+    )
     tied = s.candidates
     s.vote_round, s.candidates, s.ballots, s.deadline = None, (), {}, None
     s.stage = "day"
     if 2 * yes > len(living):
         depart(ctx, [(seat, "lift") for seat in tied])
         if decided(ctx):
-            return
-    flow.end_day(ctx)
+            return None
+    return "end_day"

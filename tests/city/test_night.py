@@ -3,9 +3,11 @@
 Standard city deal (tests/city/game.py): Don 1, Mafia 2 and 3, Commissar 4,
 Doctor 5, Putana 6, Maniac 7, Civilians 8-10. With nobody nominated on
 day 1, night 2 runs 660-720 in six 10 s turns and day 2 opens at 720."""
+
 import pytest
 
-from omerta.table.actions import Check, Heal, Kill, Shoot, Visit
+from omerta.city_mode import Heal, Kill, Visit
+from omerta.table.actions import Check, Shoot
 from omerta.table.legal import legal_actions
 
 from .game import BLACK, TURNS, CityTable
@@ -28,11 +30,17 @@ def checks(t):
 
 # --- M4: the turns ---------------------------------------------------------
 
+
 def test_M4_six_turns_of_10_seconds_in_order_putana_mafia_maniac_doctor_commissar_don():
     t = CityTable().wait().night()
     assert night_phases(t, 2) == [(660 + 10 * i, turn, 10) for i, turn in enumerate(TURNS)]
-    assert t.of("phase")[-1] == {"event": "phase", "t": DAWN2, "phase": "day", "day": 2,
-                                 "seconds": None}
+    assert t.of("phase")[-1] == {
+        "event": "phase",
+        "t": DAWN2,
+        "phase": "day",
+        "day": 2,
+        "seconds": None,
+    }
 
 
 def test_M4_the_table_sets_one_timer_for_every_turn():
@@ -65,17 +73,35 @@ def test_M4_night_turns_run_full_length_whatever_is_chosen():
     assert t.of("phase")[-1]["t"] == DAWN2
 
 
-@pytest.mark.parametrize("turn,action", [("putana", Heal(5, 8)), ("putana", Shoot(1, 8)),
-                                         ("mafia", Visit(6, 8)), ("mafia", Kill(7, 8)),
-                                         ("maniac", Shoot(2, 8)), ("doctor", Kill(7, 8)),
-                                         ("commissar", Heal(5, 8)), ("don", Shoot(1, 8))])
+@pytest.mark.parametrize(
+    "turn,action",
+    [
+        ("putana", Heal(5, 8)),
+        ("putana", Shoot(1, 8)),
+        ("mafia", Visit(6, 8)),
+        ("mafia", Kill(7, 8)),
+        ("maniac", Shoot(2, 8)),
+        ("doctor", Kill(7, 8)),
+        ("commissar", Heal(5, 8)),
+        ("don", Shoot(1, 8)),
+    ],
+)
 def test_M4_each_action_only_in_its_own_turn(turn, action):
     t = CityTable().to_turn(turn)
     assert t.refused(action).rule == "M4"
 
 
-@pytest.mark.parametrize("turn,actors", [("putana", {6}), ("mafia", {1, 2, 3}), ("maniac", {7}),
-                                         ("doctor", {5}), ("commissar", {4}), ("don", {1})])
+@pytest.mark.parametrize(
+    "turn,actors",
+    [
+        ("putana", {6}),
+        ("mafia", {1, 2, 3}),
+        ("maniac", {7}),
+        ("doctor", {5}),
+        ("commissar", {4}),
+        ("don", {1}),
+    ],
+)
 def test_M4_only_the_turns_role_may_act_in_it(turn, actors):
     t = CityTable().to_turn(turn)
     assert {s for s in SEATS if legal_actions(t.state, s)} == actors
@@ -83,13 +109,14 @@ def test_M4_only_the_turns_role_may_act_in_it(turn, actors):
 
 # --- M5: the Putana ----------------------------------------------------------
 
+
 def test_M5_putana_visits_one_living_player_other_than_herself_and_only_she_sees_it():
     t = CityTable().to_turn("putana")
     assert t.refused(Visit(6, 6)).rule == "M5"
     assert t.refused(Visit(8, 9)).rule == "M5"
     assert sorted(a.target for a in legal_actions(t.state, 6)) == [1, 2, 3, 4, 5, 7, 8, 9, 10]
     t.visit(6, 9)
-    assert t.refused(Visit(6, 8)).rule == "M5"              # final
+    assert t.refused(Visit(6, 8)).rule == "M5"  # final
     ack = raw(t, "night_action")[-1]
     assert (ack.action, ack.by, ack.target) == ("visit", 6, 9)
     assert [s for s in SEATS if ack.audience.includes(s)] == [6]
@@ -148,7 +175,7 @@ def test_M5_a_blocked_commissar_check_reveals_nothing_and_does_not_count():
     assert t.of("check") == []
     assert t.view(4)["checks"] == {}
     assert t.state.checked.get(4, frozenset()) == frozenset()
-    t.night(check=1)                                         # night 3: he may check 1 again
+    t.night(check=1)  # night 3: he may check 1 again
     assert checks(t) == [(4, 1, "black")]
 
 
@@ -172,7 +199,7 @@ def test_M5_putana_never_visits_the_same_player_two_nights_in_a_row():
     assert t.refused(Visit(6, 9)).rule == "M5"
     assert 9 not in [a.target for a in legal_actions(t.state, 6)]
     t.visit(6, 8).night()
-    t.night(visit=9)                                         # night 4: allowed again
+    t.night(visit=9)  # night 4: allowed again
     assert [(e["by"], e["target"]) for e in t.of("night_action")] == [(6, 9), (6, 8), (6, 9)]
 
 
@@ -182,7 +209,7 @@ def test_M5_after_a_night_without_a_visit_she_may_visit_the_same_player():
 
 
 def test_M5_M8_never_the_same_player_two_nights_in_a_row_counting_blocked_choices():
-    t = CityTable().wait().night(visit=5, heal=9)           # the heal is blocked
+    t = CityTable().wait().night(visit=5, heal=9)  # the heal is blocked
     t.to_turn("doctor")
     assert t.refused(Heal(5, 9)).rule == "M8"
     assert 9 not in [a.target for a in legal_actions(t.state, 5)]
@@ -195,6 +222,7 @@ def test_M5_M8_a_blocked_self_heal_still_uses_the_once_per_game_self_heal():
 
 
 # --- M6: the shot --------------------------------------------------------
+
 
 def test_M6_the_shot_hits_when_the_don_and_every_living_mafia_agree():
     t = CityTable().wait().night(shot=8)
@@ -228,7 +256,7 @@ def test_M6_shots_are_final_and_only_living_black_players_shoot():
     assert t.refused(Shoot(1, 8)).rule == "M6"
     for seat in (3, 4, 7, 8):
         assert t.refused(Shoot(seat, 9)).rule == "M6"
-    assert t.refused(Shoot(2, 3)).rule == "M6"                # not alive
+    assert t.refused(Shoot(2, 3)).rule == "M6"  # not alive
 
 
 def test_M6_the_black_team_sees_each_shot_choice_nobody_else_does():
@@ -238,6 +266,7 @@ def test_M6_the_black_team_sees_each_shot_choice_nobody_else_does():
 
 
 # --- M7: the Maniac --------------------------------------------------------
+
 
 def test_M7_the_maniac_kills_one_living_player():
     t = CityTable().wait().night(kill=2)
@@ -260,6 +289,7 @@ def test_M7_only_the_living_maniac_kills():
 
 
 # --- M8: the Doctor --------------------------------------------------------
+
 
 def test_M8_heal_saves_the_shot_player():
     t = CityTable().wait().night(shot=9, heal=9)
@@ -305,13 +335,22 @@ def test_M8_only_the_living_doctor_heals_a_living_player():
 
 # --- M9: the Commissar -----------------------------------------------------
 
-@pytest.mark.parametrize("target,result", [(1, "black"), (2, "black"), (3, "black"),
-                                           (7, "red"), (5, "red"), (6, "red"), (9, "red")])
-def test_M9_commissar_learns_black_for_don_and_mafia_red_for_the_maniac_and_the_rest(target,
-                                                                                   result):
+
+@pytest.mark.parametrize(
+    "target,result",
+    [(1, "black"), (2, "black"), (3, "black"), (7, "red"), (5, "red"), (6, "red"), (9, "red")],
+)
+def test_M9_commissar_learns_black_for_don_and_mafia_red_for_the_maniac_and_the_rest(
+    target, result
+):
     t = CityTable().wait().to_turn("commissar").check(4, target)
-    assert t.last("check") == {"event": "check", "t": 700, "by": 4, "target": target,
-                               "result": result}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 700,
+        "by": 4,
+        "target": target,
+        "result": result,
+    }
     assert [s for s in SEATS if raw(t, "check")[-1].audience.includes(s)] == [4]
     assert t.view(4)["checks"] == {str(target): result}
 
@@ -319,7 +358,7 @@ def test_M9_commissar_learns_black_for_don_and_mafia_red_for_the_maniac_and_the_
 def test_M9_no_self_check_no_repeat_one_a_night_and_only_the_commissar():
     t = CityTable().wait().to_turn("commissar")
     assert t.refused(Check(4, 4)).rule == "M9"
-    assert t.refused(Check(1, 5)).rule == "M9"               # the Don waits for his turn
+    assert t.refused(Check(1, 5)).rule == "M9"  # the Don waits for his turn
     t.check(4, 7)
     assert t.refused(Check(4, 8)).rule == "M9"
     t.night().to_turn("commissar")
@@ -336,12 +375,20 @@ def test_M9_a_commissar_shot_tonight_still_checks():
 
 # --- M10: the Don's check --------------------------------------------------
 
-@pytest.mark.parametrize("target,result", [(4, "commissar"), (5, "not_commissar"),
-                                           (7, "not_commissar"), (2, "not_commissar")])
+
+@pytest.mark.parametrize(
+    "target,result",
+    [(4, "commissar"), (5, "not_commissar"), (7, "not_commissar"), (2, "not_commissar")],
+)
 def test_M10_don_learns_commissar_or_not(target, result):
     t = CityTable().wait().to_turn("don").check(1, target)
-    assert t.last("check") == {"event": "check", "t": 710, "by": 1, "target": target,
-                               "result": result}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 710,
+        "by": 1,
+        "target": target,
+        "result": result,
+    }
     assert [s for s in SEATS if raw(t, "check")[-1].audience.includes(s)] == [1]
     for seat in (2, 3, 4):
         assert t.view(seat)["checks"] == {}
@@ -355,6 +402,7 @@ def test_M10_only_the_don_checks_in_his_turn_and_not_himself():
 
 
 # --- M11: dawn ---------------------------------------------------------------
+
 
 def test_M11_deaths_in_seat_order_and_shot_and_killed_leaves_once_as_shot():
     t = CityTable().wait().night(shot=10, kill=8)
@@ -390,14 +438,16 @@ def test_M11_a_check_of_a_player_killed_tonight_still_answers():
 
 # --- M13: voice at night -----------------------------------------------------
 
+
 @pytest.mark.parametrize("turn", ["putana", "maniac", "doctor", "commissar", "don"])
 def test_M13_only_the_role_in_its_turn_sees_and_hears(turn):
     """One holder per role: the room has nobody else in it, so every track is
     closed, and no other seat is let in either."""
     t = CityTable(settings={"agreement": "sound"}).to_turn(turn)
     g = t.gate()
-    assert not any(g.allows(a, b, kind) for a in SEATS for b in (*SEATS, None)
-                   for kind in ("audio", "video"))
+    assert not any(
+        g.allows(a, b, kind) for a in SEATS for b in (*SEATS, None) for kind in ("audio", "video")
+    )
     for seat in (*SEATS, None):
         assert t.view(seat)["gate"] == {"audio": [], "video": []}
 
@@ -421,5 +471,11 @@ def test_M13_the_room_follows_the_turn():
     while t.state.stage == "night":
         seen[t.phase] = {s for s in SEATS if t.view(s)["gate"]["video"]}
         t.wait()
-    assert seen == {"putana": set(), "mafia": {1, 2, 3}, "maniac": set(), "doctor": set(),
-                    "commissar": set(), "don": set()}
+    assert seen == {
+        "putana": set(),
+        "mafia": {1, 2, 3},
+        "maniac": set(),
+        "doctor": set(),
+        "commissar": set(),
+        "don": set(),
+    }

@@ -2,28 +2,56 @@
 
 It drives the pure engine on a virtual clock the test controls, and keeps
 every event, so tests assert on what happened and when."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any, Self
 
 from omerta.table import CLASSIC, IllegalAction, Timeout, advance, apply, new_game
-from omerta.table.actions import (Check, EndSpeech, Interject, Lift, Nominate, Pick, Shoot,
-                                  TechCall, TechVote, Vote)
+from omerta.table.actions import (
+    Check,
+    EndSpeech,
+    Interject,
+    Lift,
+    Nominate,
+    Pick,
+    Shoot,
+    TechCall,
+    TechVote,
+    Vote,
+)
 from omerta.table.views import gate, view
 
 # Don 1, Mafia 2 and 3, Sheriff 4, Civilians 5-10: easy to read in tests.
-DEAL = {1: "don", 2: "mafia", 3: "mafia", 4: "sheriff", 5: "civilian", 6: "civilian",
-        7: "civilian", 8: "civilian", 9: "civilian", 10: "civilian"}
+DEAL = {
+    1: "don",
+    2: "mafia",
+    3: "mafia",
+    4: "sheriff",
+    5: "civilian",
+    6: "civilian",
+    7: "civilian",
+    8: "civilian",
+    9: "civilian",
+    10: "civilian",
+}
 
 
 class Table:
-    def __init__(self, deal: dict[int, str] | None = DEAL, settings: dict[str, Any] | None = None,
-                 seed: int = 1, bots=(), ruleset=CLASSIC):
+    def __init__(
+        self,
+        deal: dict[int, str] | None = DEAL,
+        settings: dict[str, Any] | None = None,
+        seed: int = 1,
+        bots=(),
+        ruleset=CLASSIC,
+    ):
         self.state, self.events = new_game(ruleset, settings or {}, seed, deal, bots)
         self.clock = 0.0
 
     # --- the clock ------------------------------------------------------
-    def wait(self, seconds: float | None = None) -> "Table":
+    def wait(self, seconds: float | None = None) -> Self:
         """Run to the next deadline (firing it), or `seconds` on."""
         if seconds is None:
             due = self.state.next_deadline
@@ -35,30 +63,31 @@ class Table:
             self._take(*advance(self.state, self.clock))
         return self
 
-    def run_until(self, done: Callable[["Table"], bool], limit: int = 500) -> "Table":
+    def run_until(self, done: Callable[[Self], bool], limit: int = 500) -> Self:
         for _ in range(limit):
             if done(self):
                 return self
             self.wait()
         raise AssertionError("condition never reached")
 
-    def to_speech(self, seat: int, kind: str = "day") -> "Table":
+    def to_speech(self, seat: int, kind: str = "day") -> Self:
         return self.run_until(lambda t: t.state.speaker == seat and t.state.speech_kind == kind)
 
-    def to_day(self, day: int) -> "Table":
-        return self.run_until(lambda t: t.state.day == day and t.state.stage not in
-                              ("meeting", "night"))
+    def to_day(self, day: int) -> Self:
+        return self.run_until(
+            lambda t: t.state.day == day and t.state.stage not in ("meeting", "night")
+        )
 
-    def to_phase(self, name: str) -> "Table":
+    def to_phase(self, name: str) -> Self:
         return self.run_until(lambda t: t.phase == name)
 
-    def skip_day(self) -> "Table":
+    def skip_day(self) -> Self:
         """Let every speech and vote of the current day run out."""
         night = self.state.day + 1
         return self.run_until(lambda t: t.state.night == night or t.state.over)
 
     # --- actions ----------------------------------------------------------
-    def do(self, action) -> "Table":
+    def do(self, action) -> Self:
         self._take(*apply(self.state, action, self.clock))
         return self
 
@@ -71,23 +100,42 @@ class Table:
             return e
         raise AssertionError(f"{action} was accepted")
 
-    def pick(self, seat, card): return self.do(Pick(seat, card))
-    def end_speech(self, seat): return self.do(EndSpeech(seat))
-    def nominate(self, seat, target): return self.do(Nominate(seat, target))
-    def interject(self, seat): return self.do(Interject(seat))
-    def vote(self, seat, target): return self.do(Vote(seat, target))
-    def lift(self, seat, yes): return self.do(Lift(seat, yes))
-    def shoot(self, seat, target): return self.do(Shoot(seat, target))
-    def check(self, seat, target): return self.do(Check(seat, target))
-    def tech_call(self, seat, kind, target): return self.do(TechCall(seat, kind, target))
-    def tech_vote(self, seat, yes): return self.do(TechVote(seat, yes))
+    def pick(self, seat, card):
+        return self.do(Pick(seat, card))
 
-    def votes(self, ballots: dict[int, int]) -> "Table":
+    def end_speech(self, seat):
+        return self.do(EndSpeech(seat))
+
+    def nominate(self, seat, target):
+        return self.do(Nominate(seat, target))
+
+    def interject(self, seat):
+        return self.do(Interject(seat))
+
+    def vote(self, seat, target):
+        return self.do(Vote(seat, target))
+
+    def lift(self, seat, yes):
+        return self.do(Lift(seat, yes))
+
+    def shoot(self, seat, target):
+        return self.do(Shoot(seat, target))
+
+    def check(self, seat, target):
+        return self.do(Check(seat, target))
+
+    def tech_call(self, seat, kind, target):
+        return self.do(TechCall(seat, kind, target))
+
+    def tech_vote(self, seat, yes):
+        return self.do(TechVote(seat, yes))
+
+    def votes(self, ballots: dict[int, int]) -> Self:
         for seat, target in ballots.items():
             self.vote(seat, target)
         return self
 
-    def shot(self, target: int) -> "Table":
+    def shot(self, target: int) -> Self:
         """Every living black player shoots `target`."""
         self.to_phase("shot")
         for seat in self.state.black_seats():
@@ -95,7 +143,7 @@ class Table:
                 self.shoot(seat, target)
         return self
 
-    def nominations(self, *pairs: tuple[int, int]) -> "Table":
+    def nominations(self, *pairs: tuple[int, int]) -> Self:
         """Day speeches in order; each (speaker, target) nominates in turn."""
         for seat, target in pairs:
             self.to_speech(seat).nominate(seat, target)

@@ -1,4 +1,5 @@
 """The table, the teams and the card draw (C1–C3, K1–K4), and awards (A1)."""
+
 from collections import Counter
 
 import pytest
@@ -13,12 +14,18 @@ def test_C1_ten_seats_and_the_deck_of_don_two_mafia_sheriff_six_civilians():
     t = Table(deal=None, settings={"auto_deal": True})
     assert t.state.n == 10
     assert Counter(t.last("seated")["roles"].values()) == {
-        "don": 1, "mafia": 2, "sheriff": 1, "civilian": 6}
+        "don": 1,
+        "mafia": 2,
+        "sheriff": 1,
+        "civilian": 6,
+    }
 
 
 def test_C1_roles_are_random_by_seed_and_the_same_seed_deals_the_same():
-    deals = {seed: tuple(Table(deal=None, settings={"auto_deal": True}, seed=seed).state.roles)
-             for seed in range(20)}
+    deals = {
+        seed: tuple(Table(deal=None, settings={"auto_deal": True}, seed=seed).state.roles)
+        for seed in range(20)
+    }
     assert len(set(deals.values())) > 10
     again = Table(deal=None, settings={"auto_deal": True}, seed=3).state.roles
     assert tuple(again) == deals[3]
@@ -28,13 +35,13 @@ def test_C2_black_team_learns_each_other_at_the_first_night_and_red_knows_only_i
     t = Table(deal=None)
     for seat in range(1, 10):
         t.pick(seat, seat - 1)
-    assert not t.of("team")          # K3: nobody knows a teammate during the draw
+    assert not t.of("team")  # K3: nobody knows a teammate during the draw
     t.pick(10, 9)
     assert t.phase == "meeting"
     team = t.last("team")
     black = sorted(s for s in t.state.seats if t.state.roles[s] in ("don", "mafia"))
     assert sorted(int(s) for s in team["roles"]) == black
-    event = [e for e in t.events if e.event == "team"][0]
+    event = next(e for e in t.events if e.event == "team")
     assert all(event.audience.includes(s) == (s in black) for s in t.state.seats)
     red = next(s for s in t.state.seats if s not in black)
     assert [s for s, r in enumerate(t.view(red)["seats"], 1) if r["role"]] == [red]
@@ -49,13 +56,13 @@ def test_C3_the_game_starts_by_itself_with_the_draw_at_time_zero():
 def test_K1_a_player_picks_a_face_down_card_and_sees_only_their_role():
     t = Table(deal=None)
     t.pick(3, 5)
-    role = [e for e in t.events if e.event == "role"][0]
+    role = next(e for e in t.events if e.event == "role")
     assert role.seat == 3 and role.audience.includes(3) and not role.audience.includes(4)
     assert t.view(3)["seats"][2]["role"] == role.role
     assert all(seat["role"] is None for seat in t.view(4)["seats"])
-    assert t.refused(Pick(4, 5)).rule == "K1"      # the card is taken
-    assert t.refused(Pick(3, 6)).rule == "K1"      # already holds a card
-    assert t.refused(Pick(4, 10)).rule == "K1"     # no such card
+    assert t.refused(Pick(4, 5)).rule == "K1"  # the card is taken
+    assert t.refused(Pick(3, 6)).rule == "K1"  # already holds a card
+    assert t.refused(Pick(4, 10)).rule == "K1"  # no such card
 
 
 def test_K1_whoever_has_not_picked_in_15_seconds_gets_a_random_remaining_card():
@@ -89,8 +96,13 @@ def test_K4_the_draw_ends_as_soon_as_all_ten_have_picked():
     for seat in range(1, 11):
         t.pick(seat, 10 - seat)
     assert t.last("seated")["t"] == 4
-    assert t.of("phase")[-1] == {"event": "phase", "t": 4, "phase": "meeting", "night": 1,
-                                 "seconds": 60}
+    assert t.of("phase")[-1] == {
+        "event": "phase",
+        "t": 4,
+        "phase": "meeting",
+        "night": 1,
+        "seconds": 60,
+    }
 
 
 def test_settings_reject_unknown_names_and_values_with_a_clear_message():

@@ -4,7 +4,6 @@ rounds, one win check per batch of departures, and the roles revealed.
 Standard deal (tests/table/game.py): Don 1, Mafia 2 and 3, Sheriff 4,
 Civilians 5-10. Quick departures come from technical removals (T3), which
 pass with yes from more than half of the living humans."""
-import pytest
 
 from .game import DEAL, Table
 
@@ -17,7 +16,7 @@ def pass_tech(t, kind, target, caller=None):
     humans = t.state.living_humans()
     caller = caller or next(q for q in humans if q != target)
     t.tech_call(caller, kind, target)
-    for seat in humans[:len(humans) // 2 + 1]:
+    for seat in humans[: len(humans) // 2 + 1]:
         t.tech_vote(seat, True)
     return t.wait()
 
@@ -44,8 +43,9 @@ def play_out(t):
 
 # --- E1: who wins ---------------------------------------------------------
 
+
 def test_E1_red_wins_when_no_black_player_is_alive():
-    t = day1_removing(2, 3)              # speech 1 runs 60-180, day 1 ends at 600
+    t = day1_removing(2, 3)  # speech 1 runs 60-180, day 1 ends at 600
     assert not t.state.over
     t.to_day(2)
     assert t.clock == 614
@@ -53,7 +53,7 @@ def test_E1_red_wins_when_no_black_player_is_alive():
     t.skip_day()
     assert t.left() == [(2, "removed"), (3, "removed"), (1, "vote")]
     assert t.last("game_over")["winner"] == "red"
-    assert t.last("game_over")["t"] == 1094    # 614 + 8 day speeches
+    assert t.last("game_over")["t"] == 1094  # 614 + 8 day speeches
     assert t.state.over and t.state.winner == "red"
 
 
@@ -66,19 +66,24 @@ def test_E1_red_wins_when_the_last_black_player_is_shot():
 
 
 def test_E1_black_wins_when_living_black_players_equal_living_red():
-    t = day1_removing(8, 9, 10)          # 3 black, 4 red; speech 1 runs 60-210, day 1 ends 570
+    t = day1_removing(8, 9, 10)  # 3 black, 4 red; speech 1 runs 60-210, day 1 ends 570
     assert not t.state.over
     t.shot(7)
     assert t.clock == 570
     t.to_phase("checks").wait()
     assert t.left()[-1] == (7, "shot")
-    assert t.last("game_over") == {"event": "game_over", "t": 584, "winner": "black",
-                                   "reason": t.state.reason, "roles": ROLES}
+    assert t.last("game_over") == {
+        "event": "game_over",
+        "t": 584,
+        "winner": "black",
+        "reason": t.state.reason,
+        "roles": ROLES,
+    }
     assert t.state.winner == "black"
 
 
 def test_E1_black_wins_when_living_black_players_outnumber_living_red():
-    t = day1_removing(9, 10)             # 3 black, 5 red; day 1 ends at 600
+    t = day1_removing(9, 10)  # 3 black, 5 red; day 1 ends at 600
     t.to_day(2)
     assert t.clock == 614
     t.nominations((2, 4), (3, 5), (4, 6), (5, 7))
@@ -89,18 +94,18 @@ def test_E1_black_wins_when_living_black_players_outnumber_living_red():
         t.lift(seat, True)
     t.wait()
     assert t.left()[-4:] == [(4, "lift"), (5, "lift"), (6, "lift"), (7, "lift")]
-    assert t.last("game_over")["winner"] == "black"        # 3 black against 1 red
+    assert t.last("game_over")["winner"] == "black"  # 3 black against 1 red
 
 
 def test_E1_game_goes_on_while_black_players_are_fewer_than_red():
-    t = day1_removing(8, 9, 10)          # 3 black against 4 red
+    t = day1_removing(8, 9, 10)  # 3 black against 4 red
     assert not t.state.over and t.of("game_over") == []
     t.to_phase("shot")
     assert t.state.night == 2 and not t.state.over
 
 
 def test_E1_game_goes_on_after_some_black_players_leave():
-    t = day1_removing(1, 2)              # 1 black against 7 red
+    t = day1_removing(1, 2)  # 1 black against 7 red
     assert not t.state.over
     t.to_phase("shot")
     assert t.state.night == 2
@@ -108,20 +113,26 @@ def test_E1_game_goes_on_after_some_black_players_leave():
 
 # --- E2: three quiet rounds ------------------------------------------------
 
+
 def test_E2_three_quiet_rounds_end_in_a_draw_before_the_next_night():
     t = play_out(Table())
     over = t.last("game_over")
     assert over["winner"] == "draw"
-    assert over["t"] == 2502             # day 4 ends: 60 + 600 + 3 * (14 + 600)
+    assert over["t"] == 2502  # day 4 ends: 60 + 600 + 3 * (14 + 600)
     assert t.state.day == 4
-    assert nights(t) == [1, 2, 3, 4]     # no fifth night
-    assert t.of("phase")[-1] == {"event": "phase", "t": 1902, "phase": "day", "day": 4,
-                                 "seconds": None}
+    assert nights(t) == [1, 2, 3, 4]  # no fifth night
+    assert t.of("phase")[-1] == {
+        "event": "phase",
+        "t": 1902,
+        "phase": "day",
+        "day": 4,
+        "seconds": None,
+    }
     assert t.of("speech_end")[-1]["t"] == 2502
 
 
 def test_E2_day_1_does_not_count():
-    t = Table().to_day(3).skip_day()     # meeting + day 1, then days 2 and 3
+    t = Table().to_day(3).skip_day()  # meeting + day 1, then days 2 and 3
     assert not t.state.over
     assert t.clock == 1888
     t.to_phase("shot")
@@ -138,10 +149,10 @@ def _ends_in_a_draw_after_day(t, day):
 
 
 def test_E2_a_shot_resets_the_count():
-    t = Table().to_day(2).skip_day()     # day 2 was quiet
-    t.shot(7)                            # night 3
+    t = Table().to_day(2).skip_day()  # day 2 was quiet
+    t.shot(7)  # night 3
     assert t.state.night == 3
-    _ends_in_a_draw_after_day(t, 6)      # days 4, 5, 6 quiet
+    _ends_in_a_draw_after_day(t, 6)  # days 4, 5, 6 quiet
 
 
 def test_E2_a_kill_on_night_2_makes_the_first_counted_round_not_quiet():
@@ -177,7 +188,7 @@ def test_E2_a_failed_lift_leaves_the_round_quiet():
     t.to_phase("revote").votes(ballots)
     t.to_phase("lift")
     for seat in range(1, 6):
-        t.lift(seat, True)               # 5 of 10: not more than half
+        t.lift(seat, True)  # 5 of 10: not more than half
     t.skip_day()
     assert t.left() == []
     _ends_in_a_draw_after_day(t, 4)
@@ -204,9 +215,10 @@ def test_E2_a_departure_on_day_1_does_not_change_the_count():
 
 # --- E3: one win check per batch of departures, before any speech ----------
 
+
 def _six_left():
     """Day 2 of a table with Don 1, Mafia 2 (black) and 4, 5, 6, 7 (red)."""
-    t = day1_removing(3, 8, 9, 10)       # speech 1 runs 60-240, day 1 ends 540
+    t = day1_removing(3, 8, 9, 10)  # speech 1 runs 60-240, day 1 ends 540
     assert not t.state.over
     t.to_day(2)
     assert t.clock == 554
@@ -219,7 +231,7 @@ def _lift(t, nominations, ballots):
     t.to_phase("revote").votes(ballots)
     t.to_phase("lift")
     for seat in (1, 2, 4, 5):
-        t.lift(seat, True)               # 4 of 6
+        t.lift(seat, True)  # 4 of 6
     return t.wait()
 
 
@@ -261,13 +273,13 @@ def test_E3_lift_of_the_last_black_players_ends_the_game_once():
 
 
 def test_E3_game_ends_before_the_farewell_speech():
-    t = day1_removing(8, 9, 10)          # 3 black against 4 red
+    t = day1_removing(8, 9, 10)  # 3 black against 4 red
     t.to_day(2)
     assert t.clock == 584
     t.nominations((3, 7))
     t.skip_day()
     assert t.left()[-1] == (7, "vote")
-    assert t.last("game_over")["t"] == 1004       # 584 + 7 day speeches
+    assert t.last("game_over")["t"] == 1004  # 584 + 7 day speeches
     assert t.last("game_over")["winner"] == "black"
     assert [s for s in t.of("speech") if s["kind"] == "farewell"] == []
     assert t.state.speaker is None and t.state.next_deadline is None
@@ -295,7 +307,7 @@ def test_E3_game_ends_at_once_after_a_removal():
 
 
 def test_E3_the_day_of_a_vote_with_no_win_goes_on_to_the_farewell():
-    t = day1_removing(9, 10)             # 3 black against 5 red
+    t = day1_removing(9, 10)  # 3 black against 5 red
     t.to_day(2).nominations((2, 8))
     t.to_speech(8, "farewell")
     assert t.left()[-1] == (8, "vote")
@@ -303,6 +315,7 @@ def test_E3_the_day_of_a_vote_with_no_win_goes_on_to_the_farewell():
 
 
 # --- E4: roles revealed ------------------------------------------------------
+
 
 def test_E4_all_roles_are_revealed_when_black_wins():
     t = day1_removing(8, 9, 10)

@@ -4,6 +4,7 @@ second on: the shot, the checks, dawn and the morning (S1–S6).
 Seats of the standard deal (tests/table/game.py): Don 1, Mafia 2 and 3,
 Sheriff 4, Civilians 5-10. With nobody nominated on day 1, day 1 runs
 60-660, night 2 is the shot 660-667 and the checks 667-674, dawn at 674."""
+
 import pytest
 
 from omerta.table import BadSettings, IllegalAction
@@ -12,9 +13,9 @@ from omerta.table.actions import Check, Shoot
 from .game import DEAL, Table
 
 MEETING_END = 60
-NIGHT2 = 660          # the shot of night 2 opens
-CHECKS2 = 667         # the checks of night 2 open
-DAWN2 = 674           # dawn of day 2
+NIGHT2 = 660  # the shot of night 2 opens
+CHECKS2 = 667  # the checks of night 2 open
+DAWN2 = 674  # dawn of day 2
 SEATS = range(1, 11)
 
 
@@ -29,7 +30,7 @@ def pass_tech(t, kind, target, caller=None):
     humans = s.living_humans()
     caller = caller or next(q for q in humans if q != target)
     t.tech_call(caller, kind, target)
-    for seat in humans[:len(humans) // 2 + 1]:
+    for seat in humans[: len(humans) // 2 + 1]:
         t.tech_vote(seat, True)
     return t.wait()
 
@@ -50,10 +51,16 @@ def phases(t):
 
 # --- N1: the first night (mafia meeting) ---------------------------------
 
+
 def test_N1_meeting_lasts_60_seconds_then_day_1_opens():
     t = Table()
-    assert t.of("phase")[0] == {"event": "phase", "t": 0, "phase": "meeting", "night": 1,
-                                "seconds": 60}
+    assert t.of("phase")[0] == {
+        "event": "phase",
+        "t": 0,
+        "phase": "meeting",
+        "night": 1,
+        "seconds": 60,
+    }
     assert t.state.stage == "meeting" and t.state.deadline == 60
     t.wait()
     assert t.clock == MEETING_END
@@ -121,6 +128,7 @@ def test_N1_red_players_know_only_their_own_role_at_the_meeting():
 
 # --- N2: the `agreement` setting ---------------------------------------
 
+
 def test_N2_agreement_defaults_to_silent():
     t = Table()
     assert t.state.settings.agreement == "silent"
@@ -173,14 +181,25 @@ def test_N2_red_players_see_and_hear_nothing_at_the_meeting(agreement):
 
 # --- S1: the shot -------------------------------------------------------
 
+
 def test_S1_shot_window_lasts_7_seconds():
     t = night2()
     assert t.clock == NIGHT2
-    assert t.last("phase") == {"event": "phase", "t": 660, "phase": "shot", "night": 2,
-                               "seconds": 7}
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": 660,
+        "phase": "shot",
+        "night": 2,
+        "seconds": 7,
+    }
     t.wait()
-    assert t.last("phase") == {"event": "phase", "t": 667, "phase": "checks", "night": 2,
-                               "seconds": 7}
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": 667,
+        "phase": "checks",
+        "night": 2,
+        "seconds": 7,
+    }
 
 
 def test_S1_shot_hits_when_the_don_and_every_living_mafia_choose_the_same_target():
@@ -232,7 +251,7 @@ def test_S1_shot_choice_is_final():
     assert t.refused(Shoot(2, 7)).rule == "S1"
     t.shoot(1, 8).shoot(3, 8)
     t.to_day(2)
-    assert t.left() == []          # 2's first choice (7) stood: a miss
+    assert t.left() == []  # 2's first choice (7) stood: a miss
 
 
 @pytest.mark.parametrize("seat", [4, 5, 10])
@@ -248,7 +267,7 @@ def test_S1_shot_is_taken_only_in_the_shot_window():
 
 
 def test_S1_living_black_players_may_talk_to_each_other_during_the_shot():
-    t = night2()          # agreement defaults to silent: the shot still has sound
+    t = night2()  # agreement defaults to silent: the shot still has sound
     g = t.gate()
     for a in (1, 2, 3):
         for b in (1, 2, 3):
@@ -272,6 +291,7 @@ def test_S1_dead_black_player_is_not_in_the_shot_room():
 
 
 # --- S2: targets; the Don dead -------------------------------------------
+
 
 @pytest.mark.parametrize("target", [1, 2, 3])
 def test_S2_a_black_player_may_be_targeted(target):
@@ -333,6 +353,7 @@ def test_S2_a_lone_living_mafia_shoots_alone():
 
 # --- S3: the checks -----------------------------------------------------
 
+
 def test_S3_checks_window_lasts_7_seconds_after_the_shot():
     t = to_checks(night2())
     assert t.clock == CHECKS2
@@ -347,28 +368,45 @@ def test_S3_don_and_sheriff_check_at_once():
     t.check(1, 5).check(4, 2)
     assert t.of("check") == [
         {"event": "check", "t": 667, "by": 1, "target": 5, "result": "not_sheriff"},
-        {"event": "check", "t": 667, "by": 4, "target": 2, "result": "black"}]
+        {"event": "check", "t": 667, "by": 4, "target": 2, "result": "black"},
+    ]
 
 
 def test_S3_don_learns_sheriff():
     t = to_checks(night2()).check(1, 4)
-    assert t.last("check") == {"event": "check", "t": 667, "by": 1, "target": 4,
-                               "result": "sheriff"}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 667,
+        "by": 1,
+        "target": 4,
+        "result": "sheriff",
+    }
 
 
 @pytest.mark.parametrize("target", [2, 3, 5, 10])
 def test_S3_don_learns_not_sheriff(target):
     t = to_checks(night2()).wait(3).check(1, target)
-    assert t.last("check") == {"event": "check", "t": 670, "by": 1, "target": target,
-                               "result": "not_sheriff"}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 670,
+        "by": 1,
+        "target": target,
+        "result": "not_sheriff",
+    }
 
 
-@pytest.mark.parametrize("target,result", [(1, "black"), (2, "black"), (3, "black"),
-                                           (5, "red"), (9, "red")])
+@pytest.mark.parametrize(
+    "target,result", [(1, "black"), (2, "black"), (3, "black"), (5, "red"), (9, "red")]
+)
 def test_S3_sheriff_learns_black_or_red_with_the_don_black(target, result):
     t = to_checks(night2()).check(4, target)
-    assert t.last("check") == {"event": "check", "t": 667, "by": 4, "target": target,
-                               "result": result}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 667,
+        "by": 4,
+        "target": target,
+        "result": result,
+    }
 
 
 @pytest.mark.parametrize("seat", [1, 4])
@@ -448,13 +486,13 @@ def test_S3_checkers_keep_seeing_their_results_on_later_days():
 
 # --- S4: deaths at dawn ---------------------------------------------------
 
+
 def test_S4_sheriff_shot_tonight_still_makes_the_check():
     t = night2().shot(4)
     to_checks(t)
     assert t.state.alive[4]
     t.check(4, 1)
-    assert t.last("check") == {"event": "check", "t": 667, "by": 4, "target": 1,
-                               "result": "black"}
+    assert t.last("check") == {"event": "check", "t": 667, "by": 4, "target": 1, "result": "black"}
     t.to_day(2)
     assert t.left() == [(4, "shot")]
     assert t.last("left")["t"] == DAWN2
@@ -463,8 +501,13 @@ def test_S4_sheriff_shot_tonight_still_makes_the_check():
 def test_S4_don_shot_tonight_still_makes_the_check():
     t = night2().shot(1)
     to_checks(t).check(1, 4)
-    assert t.last("check") == {"event": "check", "t": 667, "by": 1, "target": 4,
-                               "result": "sheriff"}
+    assert t.last("check") == {
+        "event": "check",
+        "t": 667,
+        "by": 1,
+        "target": 4,
+        "result": "sheriff",
+    }
     t.to_day(2)
     assert t.left() == [(1, "shot")]
 
@@ -491,14 +534,18 @@ def test_S4_the_shot_player_is_alive_until_dawn():
 
 # --- S5: the night's length reveals nothing -----------------------------
 
+
 def _night_times(t):
-    return [(e["t"], e["phase"]) for e in t.of("phase") if e.get("night") == 2 or
-            (e.get("day") == 2 and e["phase"] == "day")]
+    return [
+        (e["t"], e["phase"])
+        for e in t.of("phase")
+        if e.get("night") == 2 or (e.get("day") == 2 and e["phase"] == "day")
+    ]
 
 
 def test_S5_night_windows_run_full_length_whatever_is_chosen():
-    t = night2().shot(7)          # every shooter chose at once
-    to_checks(t).check(1, 4).check(4, 1)   # both checks made at once
+    t = night2().shot(7)  # every shooter chose at once
+    to_checks(t).check(1, 4).check(4, 1)  # both checks made at once
     t.to_day(2)
     assert _night_times(t) == [(660, "shot"), (667, "checks"), (674, "day")]
 
@@ -524,14 +571,25 @@ def test_S5_windows_of_dead_checkers_still_run_in_full(dead):
 
 # --- S6: the morning -------------------------------------------------------
 
+
 def test_S6_player_killed_at_night_gives_a_60_second_last_speech_then_the_day_begins():
     t = night2().shot(7).to_day(2)
-    assert t.of("speech")[-1] == {"event": "speech", "t": 674, "seat": 7, "seconds": 60,
-                                  "kind": "last_word"}
+    assert t.of("speech")[-1] == {
+        "event": "speech",
+        "t": 674,
+        "seat": 7,
+        "seconds": 60,
+        "kind": "last_word",
+    }
     assert t.state.speaker == 7 and t.state.deadline == 734
     t.wait()
-    assert t.of("speech")[-1] == {"event": "speech", "t": 734, "seat": 2, "seconds": 60,
-                                  "kind": "day"}
+    assert t.of("speech")[-1] == {
+        "event": "speech",
+        "t": 734,
+        "seat": 2,
+        "seconds": 60,
+        "kind": "day",
+    }
 
 
 def test_S6_killed_player_is_not_among_the_day_speakers():
@@ -545,5 +603,10 @@ def test_S6_after_a_miss_nobody_died_and_the_day_begins_at_once():
     assert t.clock == DAWN2
     assert t.left() == []
     assert [s for s in t.of("speech") if s["kind"] == "last_word"] == []
-    assert t.of("speech")[-1] == {"event": "speech", "t": 674, "seat": 2, "seconds": 60,
-                                  "kind": "day"}
+    assert t.of("speech")[-1] == {
+        "event": "speech",
+        "t": 674,
+        "seat": 2,
+        "seconds": 60,
+        "kind": "day",
+    }

@@ -5,6 +5,7 @@ The fixed deal of game.py: Don 1, Mafia 2 and 3, Sheriff 4, Civilians 5–10.
 Day 1 speeches run 60–660, so its vote starts at 660. A quiet night 2 runs
 660–674; day 2 has ten speeches (or a last word and nine speeches) and its
 vote starts at 1274."""
+
 import pytest
 
 from omerta.table import BadSettings
@@ -54,6 +55,7 @@ def ballot_events(t):
 
 # --- V1: how many nominees ------------------------------------------------------
 
+
 def test_V1_no_nominee_means_no_vote_and_night_falls():
     t = day_two().skip_day()
     assert t.of("votes") == []
@@ -79,28 +81,40 @@ def test_V1_a_single_nominee_leaves_without_a_vote_and_gives_the_farewell_speech
 def test_V1_two_nominees_start_the_vote():
     t = day_two().nominations((2, 8), (4, 3)).to_phase("vote")
     assert t.clock == VOTE2
-    assert t.last("phase") == {"event": "phase", "t": VOTE2, "phase": "vote", "day": 2,
-                               "seconds": 10}
-    assert t.state.candidates == (8, 3,)
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": VOTE2,
+        "phase": "vote",
+        "day": 2,
+        "seconds": 10,
+    }
+    assert t.state.candidates == (
+        8,
+        3,
+    )
     assert t.view(5)["vote"]["candidates"] == [8, 3]
 
 
 # --- V2: who votes and for whom ---------------------------------------------------
+
 
 def test_V2_non_voters_give_their_vote_to_the_last_nominated():
     t = day_two().nominations((2, 8), (4, 3)).to_phase("vote")
     t.votes({1: 8, 2: 8, 5: 8, 9: 8})
     t.wait()
     assert t.last("votes") == {
-        "event": "votes", "t": VOTE2 + 10, "round": "vote",
+        "event": "votes",
+        "t": VOTE2 + 10,
+        "round": "vote",
         "ballots": wire({1: 8, 2: 8, 3: 3, 4: 3, 5: 8, 6: 3, 7: 3, 8: 3, 9: 8, 10: 3}),
-        "counts": {"8": 4, "3": 6}}
+        "counts": {"8": 4, "3": 6},
+    }
     assert t.left() == [(3, "vote")]
 
 
 def test_V2_the_last_nominated_is_the_last_in_nomination_order_not_in_seat_order():
     t = day_two().nominations((2, 9), (4, 3), (6, 7)).to_phase("vote")
-    t.wait()                                               # nobody votes
+    t.wait()  # nobody votes
     assert t.last("votes")["ballots"] == wire({seat: 7 for seat in range(1, 11)})
     assert t.left() == [(7, "vote")]
 
@@ -118,7 +132,7 @@ def test_V2_only_nominees_can_be_voted_for():
     t = day_two().nominations((2, 8), (4, 3)).to_phase("vote")
     assert t.refused(Vote(5, 6)).rule == "V2"
     assert t.refused(Vote(5, 5)).rule == "V2"
-    t.vote(8, 8)                                           # a nominee may vote for a nominee
+    t.vote(8, 8)  # a nominee may vote for a nominee
     assert t.state.ballots == {8: 8}
 
 
@@ -132,19 +146,20 @@ def test_V2_dead_players_do_not_vote():
 
 def test_V2_there_is_no_vote_outside_the_vote():
     t = Table().nominations((1, 7), (2, 3))
-    assert t.refused(Vote(5, 7)).rule == "V2"              # during seat 2's speech
+    assert t.refused(Vote(5, 7)).rule == "V2"  # during seat 2's speech
     t = day_two().skip_day()
-    assert t.refused(Vote(5, 7)).rule == "V2"              # at night
+    assert t.refused(Vote(5, 7)).rule == "V2"  # at night
 
 
 # --- V3: closed and open voting ----------------------------------------------------
+
 
 def test_V3_closed_voting_is_one_10_second_window_for_all():
     t = day_two().nominations((2, 8), (4, 3)).to_phase("vote")
     assert t.state.settings.voting == "closed"
     assert phases(t, since=VOTE2) == [("vote", VOTE2, 10)]
     assert t.of("calling") == []
-    at(t, VOTE2 + 9).vote(5, 8).vote(6, 8)                 # both accepted at any moment
+    at(t, VOTE2 + 9).vote(5, 8).vote(6, 8)  # both accepted at any moment
     assert t.state.next_deadline == VOTE2 + 10
     t.wait()
     assert t.last("votes")["t"] == VOTE2 + 10
@@ -161,7 +176,7 @@ def test_V3_closed_ballots_are_shown_only_after_the_count():
     assert t.view(5)["vote"]["ballots"] == {"5": 8}
     assert t.view(6)["vote"]["ballots"] == {}
     assert t.view(None)["vote"]["ballots"] == {}
-    assert t.view(6)["vote"]["voted"] is None              # not even how many voted
+    assert t.view(6)["vote"]["voted"] is None  # not even how many voted
     t.wait()
     count = [e for e in t.events if e.event == "votes"][-1]
     assert count.audience == EVERYONE and count.t == VOTE2 + 10
@@ -202,30 +217,36 @@ def test_V3_open_voting_calls_each_candidate_in_nomination_order_5_seconds_each(
     assert t.view(5)["vote"]["calling"] == 3
     t.wait()
     assert [(e["candidate"], e["t"], e["seconds"]) for e in t.of("calling")] == [
-        (8, VOTE2, 5), (3, VOTE2 + 5, 5)]
+        (8, VOTE2, 5),
+        (3, VOTE2 + 5, 5),
+    ]
     assert phases(t, since=VOTE2)[0] == ("vote", VOTE2, 10)
     assert t.last("votes")["t"] == VOTE2 + 10
 
 
 def test_V3_open_voting_calls_each_candidate_for_the_full_five_seconds():
     t = day_two(settings={"voting": "open"}).nominations((2, 8), (4, 3)).to_phase("vote")
-    t.votes({seat: 8 for seat in range(1, 11)})            # everyone, at once
+    t.votes({seat: 8 for seat in range(1, 11)})  # everyone, at once
     assert t.of("votes") == [] and t.phase == "vote"
     assert t.state.next_deadline == VOTE2 + 5
     t.wait()
     assert t.last("calling") == {"event": "calling", "t": VOTE2 + 5, "candidate": 3, "seconds": 5}
     assert t.of("votes") == []
     t.wait()
-    assert t.last("votes") == {"event": "votes", "t": VOTE2 + 10, "round": "vote",
-                               "ballots": wire({seat: 8 for seat in range(1, 11)}),
-                               "counts": {"8": 10, "3": 0}}
+    assert t.last("votes") == {
+        "event": "votes",
+        "t": VOTE2 + 10,
+        "round": "vote",
+        "ballots": wire({seat: 8 for seat in range(1, 11)}),
+        "counts": {"8": 10, "3": 0},
+    }
     assert t.left() == [(8, "vote")]
 
 
 def test_V3_open_vote_for_a_candidate_not_being_called_is_refused():
     t = day_two(settings={"voting": "open"}).nominations((2, 8), (4, 3)).to_phase("vote")
     assert t.refused(Vote(5, 3)).rule == "V3"
-    t.wait()                                               # now calling 3
+    t.wait()  # now calling 3
     assert t.refused(Vote(5, 8)).rule == "V3"
     t.vote(5, 3)
     assert t.state.ballots == {5: 3}
@@ -252,7 +273,8 @@ def test_V3_open_voting_leftover_votes_go_to_the_last_candidate():
     t.votes(spread({8: [1, 2, 3, 4]}))
     t.wait().vote(9, 3).wait()
     assert t.last("votes")["ballots"] == wire(
-        {1: 8, 2: 8, 3: 8, 4: 8, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3})
+        {1: 8, 2: 8, 3: 8, 4: 8, 5: 3, 6: 3, 7: 3, 8: 3, 9: 3, 10: 3}
+    )
     assert t.left() == [(3, "vote")]
 
 
@@ -260,7 +282,7 @@ def test_V3_open_revote_calls_the_tied_in_nomination_order_for_the_full_five_sec
     t = day_two(settings={"voting": "open"}).nominations((2, 9), (4, 3), (6, 7)).to_phase("vote")
     t.votes(spread({9: [1, 2, 3, 4, 5]}))
     t.wait().votes(spread({3: [6, 7, 8, 9, 10]}))
-    t.to_phase("revote")                                   # 9 and 3 speak 1289-1349
+    t.to_phase("revote")  # 9 and 3 speak 1289-1349
     assert t.clock == VOTE2 + 15 + 60
     assert [(e["candidate"], e["t"]) for e in t.of("calling")][-1] == (9, VOTE2 + 75)
     assert t.refused(Vote(1, 7)).rule == "V2"
@@ -279,9 +301,10 @@ def test_V3_open_and_closed_is_a_table_setting():
 
 # --- V4: the single leader leaves ---------------------------------------------------
 
+
 def test_V4_the_single_player_with_the_most_votes_is_eliminated_and_gives_a_60_second_farewell():
     t = day_two().nominations((2, 9), (4, 3), (6, 7)).to_phase("vote")
-    t.votes(spread({9: [1, 2, 3, 4], 3: [5, 6, 7], 7: [8, 9, 10]}))   # 4–3–3: no majority needed
+    t.votes(spread({9: [1, 2, 3, 4], 3: [5, 6, 7], 7: [8, 9, 10]}))  # 4–3–3: no majority needed
     assert t.of("left") == [{"event": "left", "t": VOTE2, "seat": 9, "cause": "vote"}]
     assert speeches(t, since=VOTE2) == [(9, VOTE2, 60, "farewell")]
     assert t.state.speaker == 9 and t.state.next_deadline == VOTE2 + 60
@@ -294,14 +317,15 @@ def test_V4_roles_stay_hidden_until_the_game_ends():
     t = day_two().nominations((2, 3), (4, 8)).to_phase("vote")
     t.votes(spread({3: [4, 5, 6, 7, 8, 9], 8: [1, 2, 3, 10]}))
     assert t.left() == [(3, "vote")]
-    assert set(t.last("left")) == {"event", "t", "seat", "cause"}   # no role in the event
+    assert set(t.last("left")) == {"event", "t", "seat", "cause"}  # no role in the event
     assert not t.state.over
-    for seat in (4, 5, 8, None):                            # red players and spectators
+    for seat in (4, 5, 8, None):  # red players and spectators
         assert t.view(seat)["seats"][2]["role"] is None
     assert t.view(None)["winner"] is None
 
 
 # --- V5: a tie, tie speeches and the revote ---------------------------------------------
+
 
 def tie_on_day_two(settings=None):
     """Day 2: nominees 9, 3, 7 (in that order); 4–4–2 at 1274: tie of 9 and 3."""
@@ -315,13 +339,21 @@ def test_V5_each_tied_player_speaks_again_30_seconds_in_nomination_order():
     t.to_phase("revote")
     assert t.left() == []
     assert speeches(t, since=VOTE2) == [(9, VOTE2, 30, "tie"), (3, VOTE2 + 30, 30, "tie")]
-    assert t.last("phase") == {"event": "phase", "t": VOTE2 + 60, "phase": "revote", "day": 2,
-                               "seconds": 10}
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": VOTE2 + 60,
+        "phase": "revote",
+        "day": 2,
+        "seconds": 10,
+    }
 
 
 def test_V5_the_revote_is_among_the_tied_players_only():
     t = tie_on_day_two().to_phase("revote")
-    assert t.state.candidates == (9, 3,)
+    assert t.state.candidates == (
+        9,
+        3,
+    )
     assert t.refused(Vote(5, 7)).rule == "V2"
     t.vote(5, 9)
     assert t.state.ballots == {5: 9}
@@ -332,16 +364,19 @@ def test_V5_in_the_revote_non_voters_go_to_the_last_tied_player_in_nomination_or
     t.votes(spread({9: [1, 2, 5, 6]}))
     t.wait()
     assert t.last("votes") == {
-        "event": "votes", "t": VOTE2 + 70, "round": "revote",
+        "event": "votes",
+        "t": VOTE2 + 70,
+        "round": "revote",
         "ballots": wire({1: 9, 2: 9, 3: 3, 4: 3, 5: 9, 6: 9, 7: 3, 8: 3, 9: 3, 10: 3}),
-        "counts": {"9": 4, "3": 6}}
+        "counts": {"9": 4, "3": 6},
+    }
     assert t.left() == [(3, "vote")]
     assert speeches(t, since=VOTE2 + 70) == [(3, VOTE2 + 70, 60, "farewell")]
 
 
 def test_V5_the_revote_single_leader_is_eliminated_with_a_farewell():
     t = tie_on_day_two().to_phase("revote")
-    t.votes(spread({9: [1, 2, 3, 4, 5, 6], 3: [7, 8, 9, 10]}))   # all voted: ends at once
+    t.votes(spread({9: [1, 2, 3, 4, 5, 6], 3: [7, 8, 9, 10]}))  # all voted: ends at once
     assert t.of("left") == [{"event": "left", "t": VOTE2 + 60, "seat": 9, "cause": "vote"}]
     assert speeches(t, since=VOTE2 + 60) == [(9, VOTE2 + 60, 60, "farewell")]
 
@@ -350,13 +385,21 @@ def test_V5_a_three_way_tie_gives_three_tie_speeches_and_a_three_way_revote():
     t = day_two(shot=6).nominations((2, 9), (4, 3), (5, 7)).to_phase("vote")
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
     t.to_phase("revote")
-    assert speeches(t, since=VOTE2) == [(9, VOTE2, 30, "tie"), (3, VOTE2 + 30, 30, "tie"),
-                                        (7, VOTE2 + 60, 30, "tie")]
-    assert t.state.candidates == (9, 3, 7,)
+    assert speeches(t, since=VOTE2) == [
+        (9, VOTE2, 30, "tie"),
+        (3, VOTE2 + 30, 30, "tie"),
+        (7, VOTE2 + 60, 30, "tie"),
+    ]
+    assert t.state.candidates == (
+        9,
+        3,
+        7,
+    )
     assert t.clock == VOTE2 + 90
 
 
 # --- V6: the lift vote ---------------------------------------------------------------
+
 
 def second_tie_on_day_two(settings=None):
     """Day 2: nominees 8, 3; 5–5 at 1274; tie speeches 1274–1334; 5–5 again at
@@ -371,8 +414,13 @@ def second_tie_on_day_two(settings=None):
 def test_V6_second_tie_goes_to_lift_vote():
     t = second_tie_on_day_two()
     assert t.phase == "lift"
-    assert t.last("phase") == {"event": "phase", "t": VOTE2 + 60, "phase": "lift", "day": 2,
-                               "seconds": 10}
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": VOTE2 + 60,
+        "phase": "lift",
+        "day": 2,
+        "seconds": 10,
+    }
     assert [e["round"] for e in t.of("votes")] == ["vote", "revote"]
     assert t.left() == []
 
@@ -385,13 +433,28 @@ def test_V6_more_than_half_yes_removes_all_tied_players_at_once_without_farewell
         t.lift(seat, False)
     t.wait()
     assert t.last("votes") == {
-        "event": "votes", "t": VOTE2 + 70, "round": "lift",
-        "ballots": wire({1: True, 2: True, 3: False, 4: False, 5: True, 6: True, 7: False,
-                         8: False, 9: True, 10: True}),
-        "counts": {"yes": 6, "no": 4}}
+        "event": "votes",
+        "t": VOTE2 + 70,
+        "round": "lift",
+        "ballots": wire(
+            {
+                1: True,
+                2: True,
+                3: False,
+                4: False,
+                5: True,
+                6: True,
+                7: False,
+                8: False,
+                9: True,
+                10: True,
+            }
+        ),
+        "counts": {"yes": 6, "no": 4},
+    }
     assert sorted(t.left()) == [(3, "lift"), (8, "lift")]
     assert {e["t"] for e in t.of("left")} == {VOTE2 + 70}
-    assert speeches(t, since=VOTE2 + 60) == []                 # no farewell speeches
+    assert speeches(t, since=VOTE2 + 60) == []  # no farewell speeches
     assert phases(t, since=VOTE2 + 70) == [("shot", VOTE2 + 70, 7)]
     assert not t.state.alive[3] and not t.state.alive[8]
 
@@ -413,8 +476,19 @@ def test_V6_a_non_voter_counts_as_no():
     t.lift(1, True).lift(2, True).lift(5, True).lift(7, False)  # 3 yes of 4 cast, of 10 living
     t.wait()
     assert t.last("votes")["ballots"] == wire(
-        {1: True, 2: True, 3: False, 4: False, 5: True, 6: False, 7: False, 8: False,
-         9: False, 10: False})
+        {
+            1: True,
+            2: True,
+            3: False,
+            4: False,
+            5: True,
+            6: False,
+            7: False,
+            8: False,
+            9: False,
+            10: False,
+        }
+    )
     assert t.left() == []
 
 
@@ -435,8 +509,12 @@ def test_V6_more_than_half_of_the_living_players_with_one_dead():
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
     t.to_phase("revote")
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
-    assert t.phase == "lift" and t.state.candidates == (9, 3, 7,)
-    assert t.refused(Lift(6, True)).rule == "V6"           # the dead do not vote
+    assert t.phase == "lift" and t.state.candidates == (
+        9,
+        3,
+        7,
+    )
+    assert t.refused(Lift(6, True)).rule == "V6"  # the dead do not vote
     for seat in (1, 2, 4, 5, 8):
         t.lift(seat, True)
     t.wait()
@@ -451,7 +529,10 @@ def test_V6_the_lift_is_only_on_the_players_of_the_second_tie():
     t.votes(spread({9: [1, 2, 3], 3: [4, 5, 7], 7: [8, 9, 10]}))
     t.to_phase("revote")
     t.votes(spread({9: [1, 2, 3, 4], 3: [5, 7, 8, 9], 7: [10]}))
-    assert t.phase == "lift" and t.state.candidates == (9, 3,)
+    assert t.phase == "lift" and t.state.candidates == (
+        9,
+        3,
+    )
     for seat in (1, 2, 4, 5, 8, 10):
         t.lift(seat, True)
     t.wait()
@@ -461,17 +542,18 @@ def test_V6_the_lift_is_only_on_the_players_of_the_second_tie():
 
 def test_V6_lift_ballots_are_final_and_only_during_the_lift_vote():
     t = day_two().nominations((2, 8), (4, 3)).to_phase("vote")
-    assert t.refused(Lift(5, True)).rule == "V6"           # no lift vote during a vote
+    assert t.refused(Lift(5, True)).rule == "V6"  # no lift vote during a vote
     t.votes(spread({8: [1, 2, 3, 4, 5], 3: [6, 7, 8, 9, 10]}))
     t.to_phase("revote")
     t.votes(spread({8: [1, 2, 3, 4, 5], 3: [6, 7, 8, 9, 10]}))
     t.lift(5, True)
-    assert t.refused(Lift(5, False)).rule == "V2"          # the first vote is final
-    assert t.refused(Vote(6, 8)).rule == "V2"              # no candidate vote in the lift
+    assert t.refused(Lift(5, False)).rule == "V2"  # the first vote is final
+    assert t.refused(Vote(6, 8)).rule == "V2"  # no candidate vote in the lift
     assert t.state.ballots == {5: True}
 
 
 # --- V7: day 1 ------------------------------------------------------------------------
+
 
 def test_V7_day_one_single_nominee_stays_and_night_falls():
     t = Table().nominations((1, 7)).skip_day()
@@ -484,11 +566,17 @@ def test_V7_day_one_single_nominee_stays_and_night_falls():
 def test_V7_day_one_single_leader_speaks_30_seconds_and_stays():
     t = Table().nominations((1, 7), (2, 3)).to_phase("vote")
     t.votes(spread({7: [1, 2, 3, 4, 5, 6]}))
-    t.wait()                                               # 6–4 at 670
+    t.wait()  # 6–4 at 670
     assert t.last("votes")["ballots"] == wire(
-        {1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 3, 8: 3, 9: 3, 10: 3})
-    assert t.last("speech") == {"event": "speech", "t": 670, "seat": 7, "seconds": 30,
-                                "kind": "leader"}
+        {1: 7, 2: 7, 3: 7, 4: 7, 5: 7, 6: 7, 7: 3, 8: 3, 9: 3, 10: 3}
+    )
+    assert t.last("speech") == {
+        "event": "speech",
+        "t": 670,
+        "seat": 7,
+        "seconds": 30,
+        "kind": "leader",
+    }
     t.skip_day()
     assert t.left() == []
     assert phases(t, since=670) == [("shot", 700, 7)]
@@ -500,17 +588,27 @@ def test_V7_day_one_ties_still_go_through_tie_speeches_and_the_revote():
     t.votes(spread({7: [1, 2, 3, 4, 5], 3: [6, 7, 8, 9, 10]}))
     t.to_phase("revote")
     assert speeches(t, since=VOTE1) == [(7, 660, 30, "tie"), (3, 690, 30, "tie")]
-    assert t.last("phase") == {"event": "phase", "t": 720, "phase": "revote", "day": 1,
-                               "seconds": 10}
+    assert t.last("phase") == {
+        "event": "phase",
+        "t": 720,
+        "phase": "revote",
+        "day": 1,
+        "seconds": 10,
+    }
 
 
 def test_V7_day_one_revote_single_leader_speaks_30_seconds_and_stays():
     t = Table().nominations((1, 7), (2, 3)).to_phase("vote")
     t.votes(spread({7: [1, 2, 3, 4, 5], 3: [6, 7, 8, 9, 10]}))
-    t.to_phase("revote").wait()                           # nobody votes: all to 3, at 730
+    t.to_phase("revote").wait()  # nobody votes: all to 3, at 730
     assert t.last("votes")["ballots"] == wire({seat: 3 for seat in range(1, 11)})
-    assert t.last("speech") == {"event": "speech", "t": 730, "seat": 3, "seconds": 30,
-                                "kind": "leader"}
+    assert t.last("speech") == {
+        "event": "speech",
+        "t": 730,
+        "seat": 3,
+        "seconds": 30,
+        "kind": "leader",
+    }
     t.skip_day()
     assert t.left() == [] and phases(t, since=730) == [("shot", 760, 7)]
 
@@ -535,8 +633,7 @@ def day_one_second_tie(settings):
 
 def test_V7_with_lift_at_zero_a_day_one_second_tie_goes_to_the_lift_and_the_tied_leave():
     t = day_one_second_tie({"lift_at_zero": True})
-    assert t.last("phase") == {"event": "phase", "t": 720, "phase": "lift", "day": 1,
-                               "seconds": 10}
+    assert t.last("phase") == {"event": "phase", "t": 720, "phase": "lift", "day": 1, "seconds": 10}
     for seat in (1, 2, 4, 5, 6, 8):
         t.lift(seat, True)
     t.wait()
@@ -582,15 +679,28 @@ def test_V7_with_both_settings_on_day_one_plays_like_any_other_day():
 
 # --- §3 settings: voting, break_at_zero, lift_at_zero -----------------------------------
 
+
 def test_settings_voting_break_at_zero_and_lift_at_zero_defaults():
     settings = Table().view(1)["settings"]
     assert (settings["voting"], settings["break_at_zero"], settings["lift_at_zero"]) == (
-        "closed", False, False)
+        "closed",
+        False,
+        False,
+    )
 
 
-@pytest.mark.parametrize("raw", [{"voting": "secret"}, {"voting": True}, {"voting": "OPEN"},
-                                 {"break_at_zero": "on"}, {"break_at_zero": 1},
-                                 {"lift_at_zero": "yes"}, {"lift_at_zero": None}])
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"voting": "secret"},
+        {"voting": True},
+        {"voting": "OPEN"},
+        {"break_at_zero": "On"},
+        {"break_at_zero": 1},
+        {"lift_at_zero": "yes"},
+        {"lift_at_zero": None},
+    ],
+)
 def test_settings_voting_break_at_zero_and_lift_at_zero_reject_other_values(raw):
     with pytest.raises(BadSettings):
         Table(settings=raw)
@@ -599,6 +709,10 @@ def test_settings_voting_break_at_zero_and_lift_at_zero_reject_other_values(raw)
 def test_settings_are_fixed_for_the_game():
     t = Table(settings={"voting": "open", "break_at_zero": True, "lift_at_zero": True})
     t.to_day(2)
-    assert t.view(None)["settings"] == {"auto_deal": False, "agreement": "silent",
-                                        "voting": "open", "break_at_zero": True,
-                                        "lift_at_zero": True}
+    assert t.view(None)["settings"] == {
+        "auto_deal": False,
+        "agreement": "silent",
+        "voting": "open",
+        "break_at_zero": True,
+        "lift_at_zero": True,
+    }

@@ -1,0 +1,190 @@
+"""Whatever a script holds, `omerta replay` either plays it or refuses it in
+one line naming a script line; never a traceback (docs/scripts.md).
+
+The properties run the replay in-process for speed; one test runs the
+command itself."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from omerta.script import ARG_KEYS, LINE_KEYS, MAX_MESSAGE, ScriptError, replay
+from omerta.table.actions import ACTIONS
+
+FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+LONG_FUZZ = settings(max_examples=3000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+ROLES = [
+    "don",
+    "mafia",
+    "sheriff",
+    "civilian",
+    "commissar",
+    "doctor",
+    "putana",
+    "maniac",
+]
+SETTINGS = [
+    "auto_deal",
+    "agreement",
+    "voting",
+    "break_at_zero",
+    "lift_at_zero",
+    "seats",
+    "mafia_count",
+    "speech_seconds",
+    "night_turn_seconds",
+    "best_move",
+]
+
+scalars = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(min_value=-3, max_value=13),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=8),
+    st.sampled_from(["on", "off", "open", "sound", "day2", "night3"]),
+)
+values = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    ),
+    max_leaves=8,
+)
+
+header = st.fixed_dictionaries(
+    {"ruleset": st.one_of(st.sampled_from(["classic", "city"]), values)},
+    optional={
+        "settings": st.one_of(
+            st.dictionaries(st.sampled_from(SETTINGS), values, max_size=3), values
+        ),
+        "seed": st.one_of(st.integers(min_value=0, max_value=10**6), values),
+        "deal": st.one_of(
+            st.dictionaries(
+                st.sampled_from([str(n) for n in range(14)]),
+                st.sampled_from(ROLES),
+                max_size=4,
+            ),
+            values,
+        ),
+        "bots": st.one_of(st.lists(st.integers(min_value=0, max_value=13), max_size=3), values),
+    },
+)
+
+action = st.fixed_dictionaries(
+    {"do": st.one_of(st.sampled_from([*ACTIONS, "wait"]), values)},
+    optional={
+        "seat": st.one_of(st.integers(min_value=0, max_value=13), values),
+        "target": st.one_of(st.integers(min_value=0, max_value=13), values),
+        "card": st.one_of(st.integers(min_value=0, max_value=12), values),
+        "yes": st.one_of(st.booleans(), values),
+        "kind": st.one_of(st.sampled_from(["foul", "defeat", "removal"]), values),
+        "targets": st.one_of(st.lists(st.integers(min_value=0, max_value=13), max_size=4), values),
+        "at": st.one_of(
+            st.sampled_from([f"{k}{n}" for k in ("day", "night") for n in (1, 2, 3)]),
+            values,
+        ),
+        "t": st.one_of(st.floats(min_value=0, max_value=3000), values),
+        "seconds": st.one_of(st.floats(min_value=0, max_value=120), values),
+    },
+)
+assert {"seat", "do", "at", "t", "seconds"} == LINE_KEYS
+assert set().union(*ARG_KEYS.values()) <= {"target", "card", "yes", "kind", "targets"}
+
+
+def dumps(value: object) -> str:
+    return json.dumps(value, allow_nan=True)  # NaN and Infinity on purpose
+
+
+raw_lines = st.one_of(
+    header.map(dumps),
+    action.map(dumps),
+    values.map(dumps),
+    st.text(max_size=40),
+    st.sampled_from(["", "{", "[" * 50_000, '{"a": ' * 3000, "9" * 5000, "NaN", "\ufeff{}"]),
+)
+scripts = st.one_of(
+    st.tuples(
+        header.map(dumps),
+        st.lists(st.one_of(action.map(dumps), raw_lines), max_size=12),
+    ).map(lambda hl: "\n".join([hl[0], *hl[1]])),
+    st.lists(raw_lines, max_size=8).map("\n".join),
+)
+
+
+def check(source: str | bytes) -> None:
+    """Plays, or is refused in one printable line naming a script line."""
+    text = source.decode("utf-8", "replace") if isinstance(source, bytes) else source
+    count = max(1, len(text.split("\n")))
+    try:
+        replay(source)
+    except ScriptError as e:
+        message = str(e)
+        assert 1 <= e.line <= count, message
+        assert message.startswith(f"line {e.line}: ")
+        assert message.isprintable() and len(message) <= MAX_MESSAGE + 20, message
+
+
+@FUZZ
+@given(scripts)
+def test_any_text_script_plays_or_is_refused_in_one_line(text):
+    check(text)
+
+
+@FUZZ
+@given(st.binary(max_size=300))
+def test_any_bytes_play_or_are_refused_in_one_line(data):
+    check(data)
+
+
+@settings(FUZZ, max_examples=100)  # each example plays a whole game
+@given(st.tuples(header.map(dumps), st.lists(action.map(dumps), max_size=12)))
+def test_any_script_file_plays_or_is_refused_in_one_line(parts):
+    lines = [parts[0], *parts[1]]
+    check("\n".join(lines).encode())
+
+
+@pytest.mark.slow
+@settings(LONG_FUZZ, max_examples=1000)  # each example plays a whole game
+@given(st.tuples(header.map(dumps), st.lists(action.map(dumps), max_size=30)))
+def test_many_script_files_play_or_are_refused_in_one_line(parts):
+    check("\n".join([parts[0], *parts[1]]).encode())
+
+
+@pytest.mark.slow
+@LONG_FUZZ
+@given(scripts)
+def test_many_text_scripts_play_or_are_refused_in_one_line(text):
+    check(text)
+
+
+@pytest.mark.slow
+@LONG_FUZZ
+@given(st.binary(max_size=2000))
+def test_many_byte_strings_play_or_are_refused_in_one_line(data):
+    check(data)
+
+
+def test_the_command_answers_garbage_with_exit_2_and_one_line(tmp_path: pathlib.Path):
+    path = tmp_path / "garbage.jsonl"
+    path.write_bytes(b'{"ruleset": "classic"}\n{"do": "wait", "t": NaN}\n\xff\n')
+    done = subprocess.run(
+        [sys.executable, "-m", "omerta.cli", "replay", str(path)],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    err = done.stderr.decode()
+    assert done.returncode == 2, err
+    assert err.startswith(f"omerta replay: {path}: line ") and len(err.splitlines()) == 1, err
+    assert "Traceback" not in err and done.stdout == b""
