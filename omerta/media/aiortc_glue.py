@@ -16,6 +16,9 @@ lets aiortc do SDP, ICE and DTLS-SRTP and then takes the media path over:
   they are not sending (we relay the sources' own reports instead);
 - `_stream_id` labels each slot's msid with the seat it carries;
 - the negotiated payload types and extension ids are read off the transceiver;
+- `bind_ports` replaces the aioice connection's `get_component_candidates`
+  per instance, so host candidates bind to the deployment's UDP port range
+  (aioice always binds port 0) and ask the STUN server from there;
 - `tap` (test and benchmark clients only) wraps the DTLS transport's
   `_handle_rtp_data` and `_send_rtp` to see plaintext RTP both ways.
 
@@ -25,22 +28,39 @@ Importing this module with another aiortc version raises ImportError; every
 attribute used is also checked when a connection is wired (GlueError), so an
 upgrade that moved something fails loudly instead of silently dropping media.
 After an upgrade, run tests/media and the browser test, then bump PINNED."""
+
 from __future__ import annotations
 
 import asyncio
-from typing import Any, Callable
+import ipaddress
+import logging
+import random
+import socket
+from collections.abc import Callable
+from typing import Any
 
+import aioice.ice
+import aioice.turn
 import aiortc
 import pylibsrtp
-from aiortc import MediaStreamTrack, RTCIceCandidate, RTCPeerConnection, RTCRtpTransceiver
+from aioice.candidate import Candidate, candidate_foundation, candidate_priority
+from aiortc import (
+    MediaStreamTrack,
+    RTCIceCandidate,
+    RTCPeerConnection,
+    RTCRtpTransceiver,
+)
 from aiortc.sdp import candidate_from_sdp
 
 PINNED = "1.16.0"
 if aiortc.__version__ != PINNED:
-    raise ImportError(f"omerta.media.aiortc_glue uses aiortc {PINNED} internals, found "
-                      f"aiortc {aiortc.__version__}: re-check this module, then bump PINNED")
+    raise ImportError(
+        f"omerta.media.aiortc_glue uses aiortc {PINNED} internals, found "
+        f"aiortc {aiortc.__version__}: re-check this module, then bump PINNED"
+    )
 
 Handler = Callable[[bytes], None]
+log = logging.getLogger(__name__)
 
 
 class GlueError(RuntimeError):
@@ -50,8 +70,10 @@ class GlueError(RuntimeError):
 def _need(obj: Any, *names: str) -> None:
     for name in names:
         if not hasattr(obj, name):
-            raise GlueError(f"{type(obj).__name__}.{name} is gone (aiortc {aiortc.__version__};"
-                            f" omerta.media.aiortc_glue was written against {PINNED})")
+            raise GlueError(
+                f"{type(obj).__name__}.{name} is gone (aiortc {aiortc.__version__};"
+                f" omerta.media.aiortc_glue was written against {PINNED})"
+            )
 
 
 def _dtls(pc: RTCPeerConnection):
@@ -71,7 +93,8 @@ class Wire:
         connection = dtls.transport._connection
         _need(connection, "data_received")
         self._nominated = connection._nominated
-        self._pair = self._route = None
+        self._pair: Any = None
+        self._route: tuple[Any, Any] | None = None
         queue = connection.data_received
 
         def received(data: bytes, component: int) -> None:
@@ -79,7 +102,7 @@ class Wire:
             # DTLS transport's task: one event-loop turn less per packet.
             srtp = dtls._rx_srtp
             if srtp is None or len(data) < 12 or not 127 < data[0] < 192:
-                queue(data, component)              # DTLS, too early, junk: aiortc's path
+                queue(data, component)  # DTLS, too early, junk: aiortc's path
                 return
             try:
                 if 192 <= data[1] <= 223:
@@ -87,7 +110,7 @@ class Wire:
                 else:
                     on_rtp(srtp.unprotect(data))
             except pylibsrtp.Error:
-                pass                                # forged or replayed: dropped, as aiortc does
+                pass  # forged or replayed: dropped, as aiortc does
 
         connection.data_received = received
 
@@ -95,7 +118,7 @@ class Wire:
         """Protect and send one plaintext RTP or RTCP packet now; dropped when
         the connection is not (or no longer) up."""
         pair = self._nominated.get(1)
-        if pair is not self._pair:              # nominated (or gone): look its socket up once
+        if pair is not self._pair:  # nominated (or gone): look its socket up once
             self._pair = pair
             self._route = None if pair is None else (pair.protocol.transport, pair.remote_addr)
         srtp, route = self._dtls._tx_srtp, self._route
@@ -132,7 +155,7 @@ def add_slot(pc: RTCPeerConnection, kind: str, stream_id: str, track_id: str) ->
         pass
 
     sender._stream_id = stream_id
-    sender._send_rtcp = drop
+    sender._send_rtcp = drop  # type: ignore[method-assign]
     return transceiver
 
 
@@ -146,8 +169,10 @@ def negotiated(transceiver: RTCRtpTransceiver) -> tuple[dict[str, int], dict[str
     """After the answer: payload type by codec name ("opus", "VP8") and
     header-extension id by URI."""
     _need(transceiver, "_codecs", "_headerExtensions")
-    return ({c.name: c.payloadType for c in transceiver._codecs},
-            {e.uri: e.id for e in transceiver._headerExtensions})
+    return (
+        {c.name: c.payloadType for c in transceiver._codecs if c.payloadType is not None},
+        {e.uri: e.id for e in transceiver._headerExtensions},
+    )
 
 
 def candidate(data: dict[str, Any]) -> RTCIceCandidate | None:
@@ -162,13 +187,98 @@ def candidate(data: dict[str, Any]) -> RTCIceCandidate | None:
     return parsed
 
 
-def tap(pc: RTCPeerConnection, on_rtp: Handler | None = None, on_send: Handler | None = None,
-        decode: bool = True) -> None:
+def bind_ports(pc: RTCPeerConnection, low: int, high: int) -> None:
+    """Before the offer is made: gather host candidates on UDP ports in
+    [low, high] (one socket per local address, like aioice), and
+    server-reflexive ones through the configured STUN server from those."""
+    connection = pc.getTransceivers()[0].receiver.transport.transport.iceGatherer._connection
+    _need(connection, "get_component_candidates", "_protocols", "stun_server")
+    _need(aioice.ice, "StunProtocol", "server_reflexive_candidate")
+    _need(aioice.turn, "UDP_SOCKET_BUFFER_SIZE")
+
+    async def gather(component: int, addresses: list[str], timeout: int = 5) -> list[Candidate]:
+        candidates: list[Candidate] = []
+        protocols = []
+        for address in addresses:
+            protocol = await _bind(connection, address, low, high)
+            if protocol is None:
+                continue
+            host, port = protocol.transport.get_extra_info("sockname")[:2]
+            protocol.local_candidate = Candidate(
+                foundation=candidate_foundation("host", "udp", host),
+                component=component,
+                transport="udp",
+                priority=candidate_priority(component, "host"),
+                host=host,
+                port=port,
+                type="host",
+            )
+            candidates.append(protocol.local_candidate)
+            protocols.append(protocol)
+        connection._protocols += protocols
+        if connection.stun_server:
+            tasks = [
+                asyncio.ensure_future(
+                    aioice.ice.server_reflexive_candidate(p, connection.stun_server)
+                )
+                for p in protocols
+                if ipaddress.ip_address(p.local_candidate.host).version == 4
+            ]
+            if tasks:
+                done, pending = await asyncio.wait(tasks, timeout=timeout)
+                candidates += [t.result()[0] for t in done if t.exception() is None]
+                for task in pending:
+                    task.cancel()
+        return candidates
+
+    connection.get_component_candidates = gather  # type: ignore[method-assign]
+
+
+async def _bind(connection: Any, address: str, low: int, high: int) -> Any:
+    """An aioice StunProtocol on a free port of the range, from a random start."""
+    loop = asyncio.get_running_loop()
+    span = high - low + 1
+    start = random.randrange(span)
+    for i in range(span):
+        port = low + (start + i) % span
+        try:
+            transport, protocol = await loop.create_datagram_endpoint(
+                lambda: aioice.ice.StunProtocol(connection), local_addr=(address, port)
+            )
+        except OSError:
+            continue
+        sock = transport.get_extra_info("socket")
+        if sock is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, aioice.turn.UDP_SOCKET_BUFFER_SIZE)
+        return protocol
+    log.warning("no free UDP port in %d-%d on %s: no media candidate there", low, high, address)
+    return None
+
+
+def remote_candidates(pc: RTCPeerConnection) -> list[RTCIceCandidate]:
+    """The remote candidates the connection checks (public aiortc API)."""
+    return pc.getTransceivers()[0].receiver.transport.transport.getRemoteCandidates()
+
+
+def tap(
+    pc: RTCPeerConnection,
+    on_rtp: Handler | None = None,
+    on_send: Handler | None = None,
+    decode: bool = True,
+    on_rtcp: Handler | None = None,
+) -> None:
     """For test and benchmark clients: see every plaintext RTP packet a
-    connection receives (`on_rtp`) and sends (`on_send`). With decode=False
-    received media stops at the tap, sparing a benchmark client its decoders."""
+    connection receives (`on_rtp`) and sends (`on_send`), and the RTCP it
+    receives (`on_rtcp`). With decode=False received media stops at the tap,
+    sparing a benchmark client its decoders."""
     dtls = _dtls(pc)
-    handle, send = dtls._handle_rtp_data, dtls._send_rtp
+    _need(dtls, "_handle_rtcp_data")
+    handle, send, handle_rtcp = dtls._handle_rtp_data, dtls._send_rtp, dtls._handle_rtcp_data
+
+    async def control(data: bytes) -> None:
+        if on_rtcp is not None:
+            on_rtcp(data)
+        await handle_rtcp(data)
 
     async def received(data: bytes, arrival_time_ms: int = 0) -> None:
         if on_rtp is not None:
@@ -183,3 +293,9 @@ def tap(pc: RTCPeerConnection, on_rtp: Handler | None = None, on_send: Handler |
 
     dtls._handle_rtp_data = received
     dtls._send_rtp = sent
+    dtls._handle_rtcp_data = control
+
+
+async def send_rtcp(pc: RTCPeerConnection, data: bytes) -> None:
+    """For test clients: send a plaintext RTCP packet of our own making."""
+    await _dtls(pc)._send_rtp(data)

@@ -23,40 +23,56 @@ it is about (`pc`) and what it is (`op`):
 gives. `slots` says, from the client's side, which m-line carries its own mic
 or camera ("send") and which one carries which seat's ("recv").
 
-A backend may open more than one connection per seat, may ask the client to
-offer (a Janus VideoRoom publisher must: `{"op": "offer-request", "pc": ...}`)
-and may renegotiate when another seat (re)publishes, through `push`
-(docs/media.md). The in-process SFU uses one server-offered connection
-("main") and never renegotiates."""
+A backend may open more than one connection per seat and may ask the client
+to offer (a Janus VideoRoom publisher must: `{"op": "offer-request", "pc": ...}`)
+in its answer to a message (docs/media.md). The in-process SFU uses one
+server-offered connection ("main") and never renegotiates. This is the one
+`MediaPlane`: the table actor (omerta/runtime) is typed against it."""
+
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from omerta.table.views import Gate
 
 Signal = dict[str, Any]
-Push = Callable[[int, Signal], None]
 
 
 class MediaError(Exception):
     """A signal the plane cannot use (unknown seat or connection, bad SDP)."""
 
 
+def trickled(message: Signal) -> dict[str, Any]:
+    """A `candidate` message's candidate, checked for shape: an object whose
+    `candidate` and `sdpMid` are strings (or null: the end of candidates)."""
+    candidate = message.get("candidate")
+    if not isinstance(candidate, dict):
+        raise MediaError("expected {'candidate': {'candidate': ..., 'sdpMid': ...}}")
+    if not isinstance(candidate.get("candidate"), str | None) or not isinstance(
+        candidate.get("sdpMid"), str | None
+    ):
+        raise MediaError("a candidate's 'candidate' and 'sdpMid' are strings")
+    return candidate
+
+
 class MediaPlane(ABC):
     """One table's media. Seats are fixed when the plane is made; the gate
     starts closed."""
 
-    push: Push = staticmethod(lambda seat, signal: None)
-    """Where the plane sends a signal no message asked for (a renegotiation).
-    The actor sets it to its WebSocket send before the first attach."""
-
-    async def signal(self, seat: int | None, message: Signal) -> Signal | None:
-        """One signalling message from `seat`'s client; returns the answer to
-        send back, if any. Never raises for a bad message: says why instead."""
+    async def signal(
+        self, seat: int | None, message: Signal, viewer: int | None = None
+    ) -> Signal | None:
+        """One signalling message from `seat`'s client (seat None: from
+        spectator connection `viewer`, a number the table socket gives each
+        one); returns the answer to send back, if any. Never raises for a bad
+        message: says why instead."""
         try:
             if seat is None:
-                raise MediaError("spectators have no media connection")
+                if viewer is None:
+                    raise MediaError("spectators have no media connection")
+                return await self.spectate(viewer, message)
             op = message.get("op")
             if op == "attach":
                 return await self.attach(seat)
@@ -89,6 +105,25 @@ class MediaPlane(ABC):
     @abstractmethod
     async def detach(self, seat: int) -> None:
         """Drop `seat`'s connections: it neither sends nor receives until attached again."""
+
+    async def spectate(self, viewer: int, message: Signal) -> Signal | None:
+        """A signalling message from spectator connection `viewer`, which
+        only receives: what the gate opens to spectators (`Gate.public`, G3,
+        G5). A plane that has no spectator connections refuses."""
+        raise MediaError("spectators have no media connection on this server")
+
+    def watch(self, tell: Callable[[Signal], None]) -> None:
+        """`tell(message)` sends every client of the table the same message no
+        client asked for: each seat's media health, as it changes
+        (docs/media.md). A plane that has none ignores it."""
+        return None
+
+    def deliver(self, send: Callable[[int, Signal], None]) -> None:
+        """`send(seat, message)` sends one seat's clients a signal none of
+        their messages asked for (Janus: a subscription's offer when a seat
+        publishes, a new connection when the table's Janus died). A plane
+        that never needs to, as the in-process SFU, ignores it."""
+        return None
 
     @abstractmethod
     def set_gate(self, gate: Gate) -> None:
