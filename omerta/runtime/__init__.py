@@ -2,9 +2,11 @@
 
 The HTTP lobby only decides *when* a table starts; everything after that
 belongs to the runtime, which the server reaches through `TableRuntime`."""
+
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Protocol
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..store import Database
 
@@ -26,7 +28,7 @@ class TableRuntime(Protocol):
         """Called once at server stop: stop every actor. Nothing is lost: the
         records already hold every applied action."""
 
-    def table(self, table_id: int) -> "TableActor | None":
+    def table(self, table_id: int) -> TableActor | None:
         """The actor running table `table_id`, if it is live in this process
         (the table WebSocket joins it)."""
 

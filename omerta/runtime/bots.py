@@ -6,11 +6,12 @@ Each bot thinks a short random while (in game time) after the table last
 changed, so people at the table see a natural pace; then it chooses from
 the state as it is at that moment. Each bot's randomness comes from the
 table's seed and its seat, so a table's bots are reproducible."""
+
 from __future__ import annotations
 
 import asyncio
 import random
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ..bots import choose
 from ..table import Action, State
@@ -29,8 +30,8 @@ class Bots:
 
     def schedule(self, state: State, clock: GameClock, wake: Callable[[int], None]) -> None:
         """After a step: every bot that has something to do and is not
-        already thinking starts thinking. Technical calls alone do not wake
-        a bot (they are legal all day long); `choose` may still make one."""
+        already thinking starts thinking. Technical calls do not wake a bot:
+        bots never call one."""
         for seat, rng in self._rngs.items():
             if seat in self._waking or not legal_actions(state, seat, tech_calls=False):
                 continue
@@ -38,9 +39,10 @@ class Bots:
             self._waking[seat] = clock.loop.call_at(at, wake, seat)
 
     def choose(self, state: State, seat: int) -> Action | None:
-        """The bot at `seat` has finished thinking: its move now, if any."""
+        """The bot at `seat` has finished thinking: its move now, if any.
+        Never a technical call: bots leave those to people."""
         self._waking.pop(seat, None)
-        return choose(state, seat, self._rngs[seat])
+        return choose(state, seat, self._rngs[seat], tech_calls=False)
 
     def cancel(self) -> None:
         for handle in self._waking.values():

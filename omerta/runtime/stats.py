@@ -1,11 +1,14 @@
-"""Runtime measurements for the load benchmark (`omerta serve --debug-stats`)."""
+"""Runtime measurements for the load benchmark (`omerta serve --debug-stats`)
+and the metrics (`/metrics`, omerta/server/health.py)."""
+
 from __future__ import annotations
 
 import asyncio
 import gc
 import time
 from array import array
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 # Enough samples for a stable p99 over a benchmark run, in bounded memory.
 SAMPLES = 200_000
@@ -30,8 +33,18 @@ class Samples:
     def clear(self) -> None:
         self._count = 0
 
+    @property
+    def count(self) -> int:
+        """How many numbers were ever appended (since the last `clear`)."""
+        return self._count
+
+    def since(self, count: int) -> list[float]:
+        """The numbers appended after the first `count` (those still kept)."""
+        start = max(count, self._count - SAMPLES, 0)
+        return [self._ring[n % SAMPLES] for n in range(start, self._count)]
+
     def values(self) -> list[float]:
-        return self._ring[:min(self._count, SAMPLES)].tolist()
+        return self._ring[: min(self._count, SAMPLES)].tolist()
 
 
 def percentile(values: list[float], p: float) -> float | None:
@@ -56,25 +69,44 @@ class Stats:
         #: wall seconds of each full garbage collection (it stops the loop)
         self.full_gc = Samples()
         self._gc_started = 0.0
+        #: actions the engine refused, and our own errors (each logged)
+        self.refusals = 0
+        self.errors = 0
+        #: record writes refused because another node held the table's lease
+        self.fenced = 0
 
     def reset(self) -> None:
-        for samples in (self.lateness, self.steps, self.commits, self.batches, self.loop_lag,
-                        self.full_gc):
+        for samples in (
+            self.lateness,
+            self.steps,
+            self.commits,
+            self.batches,
+            self.loop_lag,
+            self.full_gc,
+        ):
             samples.clear()
 
     def snapshot(self, tables: int) -> dict[str, Any]:
         def summary(samples: Samples) -> dict[str, Any]:
             values = samples.values()
-            return {"count": len(values),
-                    "p50_ms": _ms(percentile(values, 50)), "p99_ms": _ms(percentile(values, 99)),
-                    "max_ms": _ms(max(values, default=None))}
-        batches = self.batches.values()
-        return {"tables": tables, "cpu_seconds": time.process_time(),
-                "timer_lateness": summary(self.lateness), "steps": summary(self.steps),
-                "commits": summary(self.commits), "loop_lag": summary(self.loop_lag),
-                "full_gc": summary(self.full_gc),
-                "steps_per_commit": round(sum(batches) / len(batches), 2) if batches else None}
+            return {
+                "count": len(values),
+                "p50_ms": _ms(percentile(values, 50)),
+                "p99_ms": _ms(percentile(values, 99)),
+                "max_ms": _ms(max(values, default=None)),
+            }
 
+        batches = self.batches.values()
+        return {
+            "tables": tables,
+            "cpu_seconds": time.process_time(),
+            "timer_lateness": summary(self.lateness),
+            "steps": summary(self.steps),
+            "commits": summary(self.commits),
+            "loop_lag": summary(self.loop_lag),
+            "full_gc": summary(self.full_gc),
+            "steps_per_commit": round(sum(batches) / len(batches), 2) if batches else None,
+        }
 
     def on_gc(self, phase: str, info: dict[str, Any]) -> None:
         if info["generation"] != 2:

@@ -5,14 +5,14 @@ it may see, numbered 1, 2, 3... within that log. A single counter shared by
 all seats would leak: the gaps in a seat's numbers would tell it that
 something private happened to someone else. Events are deterministic, so
 replaying the record rebuilds the same logs with the same numbers."""
+
 from __future__ import annotations
 
-import json
 from array import array
-from typing import Iterable
+from collections.abc import Iterable
 
 from ..table import Event
-from .wire import event_json
+from .messages import event_json
 
 #: Stream key of spectators: they see only `everyone` events.
 SPECTATORS = None
@@ -41,11 +41,13 @@ class Streams:
         """The number of the newest event in `seat`'s stream (0: none yet)."""
         return len(self._logs[seat])
 
+    def told(self) -> list[str]:
+        """Every event some seat or the spectators saw, in order: all but
+        the record's own (the delayed stream's history, spectators.py)."""
+        shown = sorted({at for log in self._logs.values() for at in log})
+        return [self._events[at] for at in shown]
+
     def since(self, seat: int | None, last: int) -> list[tuple[int, str]]:
         """`seat`'s events numbered after `last`, as (number, event JSON)."""
         log = self._logs[seat]
         return [(n, self._events[log[n - 1]]) for n in range(last + 1, len(log) + 1)]
-
-    def public(self) -> list[dict]:
-        """Every event everyone could see, in order (the spectators' log)."""
-        return [json.loads(self._events[at]) for at in self._logs[SPECTATORS]]

@@ -1,9 +1,10 @@
-"""Schema migrations (Alembic, `migrations/` at the top of the project).
+"""Schema migrations (Alembic, `omerta/migrations/`, shipped inside the package).
 
 `omerta db upgrade` calls `upgrade`. At start `omerta serve` upgrades the
 embedded SQLite database by itself (nobody else shares that file) and only
 checks a configured DATABASE_URL, refusing to start when it is behind or
 ahead: a shared Postgres is migrated on purpose, by its operator."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -18,7 +19,7 @@ from sqlalchemy.engine import Connection, make_url
 
 from .db import create_engine
 
-MIGRATIONS = Path(__file__).resolve().parents[2] / "migrations"
+MIGRATIONS = Path(__file__).resolve().parents[1] / "migrations"
 
 
 class SchemaOutOfDate(RuntimeError):
@@ -42,11 +43,19 @@ def head_revision() -> str:
 
 
 async def upgrade(url: str) -> None:
-    """Bring the database at `url` to the newest schema, in one transaction."""
+    """Bring the database at `url` to the newest schema, in one transaction;
+    SchemaOutOfDate when a newer version of Omerta migrated it."""
+
+    def migrate(sync: Connection) -> None:
+        current = MigrationContext.configure(sync).get_current_revision()
+        if current is not None and not _known(current):
+            raise SchemaOutOfDate(_newer(url, current))
+        command.upgrade(alembic_config(sync), "head")
+
     engine = create_engine(url, poolclass=pool.NullPool)
     try:
         async with engine.begin() as conn:
-            await conn.run_sync(lambda sync: command.upgrade(alembic_config(sync), "head"))
+            await conn.run_sync(migrate)
     finally:
         await engine.dispose()
 
@@ -56,9 +65,18 @@ async def current_revision(url: str) -> str | None:
     try:
         async with engine.connect() as conn:
             return await conn.run_sync(
-                lambda sync: MigrationContext.configure(sync).get_current_revision())
+                lambda sync: MigrationContext.configure(sync).get_current_revision()
+            )
     finally:
         await engine.dispose()
+
+
+def _newer(url: str, revision: str) -> str:
+    where = make_url(url).render_as_string(hide_password=True)
+    return (
+        f"the database {where} is at schema revision {revision}, which this version of"
+        " Omerta does not know (a newer version migrated it); run that version instead"
+    )
 
 
 def _known(revision: str) -> bool:
@@ -74,11 +92,11 @@ async def check_current(url: str) -> None:
     current, head = await current_revision(url), head_revision()
     if current == head:
         return
-    where = make_url(url).render_as_string(hide_password=True)
     if current is not None and not _known(current):
-        raise SchemaOutOfDate(
-            f"the database {where} is at schema revision {current}, which this version of"
-            f" Omerta does not know (a newer version migrated it); run that version instead")
+        raise SchemaOutOfDate(_newer(url, current))
+    where = make_url(url).render_as_string(hide_password=True)
     found = f"schema revision {current}" if current else "no schema yet"
-    raise SchemaOutOfDate(f"the database {where} has {found}; this version of Omerta needs"
-                          f" revision {head}: run `omerta db upgrade` first")
+    raise SchemaOutOfDate(
+        f"the database {where} has {found}; this version of Omerta needs"
+        f" revision {head}: run `omerta db upgrade` first"
+    )

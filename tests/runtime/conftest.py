@@ -1,16 +1,18 @@
 """Fixtures for the live table runtime: the databases of tests/server
 (SQLite and real Postgres), and a server running real table actors."""
+
 from __future__ import annotations
 
-from typing import Any, AsyncIterator
+from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
 from aiohttp.test_utils import TestServer
 
 from omerta.runtime.live import LiveTables
-from omerta.server import Config, Limit, create_app
-from tests.server.conftest import (FAST_HASHER, database_url, postgres_schema,  # noqa: F401
-                                   sqlite_template)
+from omerta.server import Config, create_app
+from omerta.server.limits import UNLIMITED, Limits
+from tests.server.conftest import FAST_HASHER, database_url, postgres_schema, sqlite_template  # noqa: F401
 
 from .players import Live
 
@@ -28,13 +30,25 @@ def grace() -> float:
 
 
 @pytest.fixture
-async def live(database_url: str, time_scale: float, grace: float) -> AsyncIterator[Live]:
+def limits() -> Limits:
+    """The server's limits (docs/security.md); override per module."""
+    return UNLIMITED
+
+
+@pytest.fixture
+async def live(
+    database_url: str, time_scale: float, grace: float, limits: Limits
+) -> AsyncIterator[Live]:
     def runtime(db: Any, scale: float) -> LiveTables:
         return LiveTables(db, scale, grace=grace)
 
-    config = Config(database_url=database_url, runtime=runtime, time_scale=time_scale,
-                    password_hasher=FAST_HASHER, login_limit_per_user=Limit(1000, 60),
-                    login_limit_per_ip=Limit(1000, 60))
+    config = Config(
+        database_url=database_url,
+        runtime=runtime,
+        time_scale=time_scale,
+        password_hasher=FAST_HASHER,
+        limits=limits,
+    )
     server = TestServer(create_app(config))
     await server.start_server()
     h = Live(server)

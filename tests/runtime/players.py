@@ -1,14 +1,17 @@
 """Players over the wire: browsers (HTTP with cookies and CSRF), table
 sockets that play from their own view, and the checks of what a seat may
 know. Works against the in-process test server and a subprocess alike."""
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 import aiohttp
 from aiohttp.test_utils import TestServer
@@ -40,18 +43,21 @@ class Browser:
             if self._csrf() is None:
                 await self.request("GET", "/api/csrf")
             headers["X-CSRF-Token"] = self._csrf() or ""
-        async with self.session.request(method, self.base.join(URL(path)), json=body,
-                                        headers=headers) as response:
+        async with self.session.request(
+            method, self.base.join(URL(path)), json=body, headers=headers
+        ) as response:
             return response.status, await response.json()
 
     async def register(self, username: str) -> None:
-        status, body = await self.request("POST", "/api/register",
-                                          {"username": username, "password": PASSWORD})
+        status, body = await self.request(
+            "POST", "/api/register", {"username": username, "password": PASSWORD}
+        )
         assert status == 201, body
         self.username = username
 
-    async def socket(self, table_id: int, last: int | None = None,
-                     **kwargs: Any) -> aiohttp.ClientWebSocketResponse:
+    async def socket(
+        self, table_id: int, last: int | None = None, **kwargs: Any
+    ) -> aiohttp.ClientWebSocketResponse:
         url = self.base.join(URL(f"/api/tables/{table_id}/ws"))
         if last is not None:
             url = url.with_query(last=last)
@@ -65,8 +71,9 @@ async def register(people: list[Browser], prefix: str = "player") -> None:
     await asyncio.gather(*(b.register(f"{prefix}{i}") for i, b in enumerate(people)))
 
 
-async def seat_table(people: list[Browser], settings: dict | None = None,
-                     bots: bool = False) -> tuple[int, dict[str, int]]:
+async def seat_table(
+    people: list[Browser], settings: dict | None = None, bots: bool = False
+) -> tuple[int, dict[str, int]]:
     """The first person creates a table; everyone sits (and bots fill the
     rest, if asked). Returns the table id and username -> seat."""
     status, body = await people[0].request("POST", "/api/tables", {"settings": settings or {}})
@@ -114,6 +121,7 @@ class Live:
 
 # --- what a player does, from its own view ------------------------------------
 
+
 def _living(view: dict) -> list[int]:
     return [s["seat"] for s in view["seats"] if s["alive"]]
 
@@ -133,8 +141,10 @@ def random_play(view: dict, rng: random.Random) -> dict | None:
     if "tech_vote" in acts:
         return {"do": "tech_vote", "yes": rng.random() < 0.5}
     if "nominate" in acts and rng.random() < 0.5:
-        return {"do": "nominate", "target": rng.choice([s for s in living
-                                                        if s not in view["nominees"]])}
+        return {
+            "do": "nominate",
+            "target": rng.choice([s for s in living if s not in view["nominees"]]),
+        }
     if "end_speech" in acts:
         return {"do": "end_speech"}
     if "interject" in acts and rng.random() < 0.05:
@@ -145,12 +155,16 @@ def random_play(view: dict, rng: random.Random) -> dict | None:
     if "lift" in acts:
         return {"do": "lift", "yes": rng.random() < 0.5}
     if "shoot" in acts:
-        return {"do": "shoot", "target": _red_target(view) if rng.random() < 0.8
-                else rng.choice(living)}
+        return {
+            "do": "shoot",
+            "target": _red_target(view) if rng.random() < 0.8 else rng.choice(living),
+        }
     if "check" in acts:
         done = {int(t) for t in view["checks"]}
-        return {"do": "check", "target": rng.choice([s for s in living
-                                                     if s != me and s not in done])}
+        return {
+            "do": "check",
+            "target": rng.choice([s for s in living if s != me and s not in done]),
+        }
     return None
 
 
@@ -181,8 +195,9 @@ class SeatClient:
 
     RETRIES = 3
 
-    def __init__(self, person: Browser, table_id: int, policy: Policy | None = random_play,
-                 seed: int = 0):
+    def __init__(
+        self, person: Browser, table_id: int, policy: Policy | None = random_play, seed: int = 0
+    ):
         self.person = person
         self.table_id = table_id
         self.policy = policy
@@ -195,6 +210,7 @@ class SeatClient:
         self.acked: dict[str, dict] = {}
         self.refused: list[dict] = []
         self.close_code: int | None = None
+        self.presence: list[int] = []
         self._ids = itertools.count(1)
         self._pending: str | None = None
         self._tries = 0
@@ -222,8 +238,11 @@ class SeatClient:
         self.close_code = self.ws.close_code
 
     async def _take(self, m: dict) -> None:
-        self.messages.append(m)
         kind = m["type"]
+        if kind == "presence":  # who is connected: not the game's, kept apart
+            self.presence = m["connected"]
+            return
+        self.messages.append(m)
         if kind == "hello":
             self.seat = m["seat"]
         elif kind == "event":
@@ -239,7 +258,7 @@ class SeatClient:
             self._pending = None
             if kind == "ack":
                 self.acked[m["id"]] = self._sent
-                await self.nudge()     # the view may have come before the ack
+                await self.nudge()  # the view may have come before the ack
             else:
                 self.refused.append(m)
                 self._tries += 1
@@ -255,10 +274,10 @@ class SeatClient:
             return
         self._pending = f"{self.person.username}-{next(self._ids)}"
         self._sent = action
-        try:
+        assert self.ws is not None
+        # The server may have gone away: run() ends and the test reconnects.
+        with contextlib.suppress(ConnectionError):
             await self.ws.send_json({"id": self._pending, **action})
-        except ConnectionError:
-            pass   # the server went away; run() ends and the test reconnects
 
 
 async def play(clients: list[SeatClient], timeout: float = 60) -> None:
@@ -266,6 +285,7 @@ async def play(clients: list[SeatClient], timeout: float = 60) -> None:
 
 
 # --- what a seat may know -------------------------------------------------------
+
 
 def played(record: list[str]) -> Player:
     """The record's lines played, as a restarted server plays them (no
@@ -287,6 +307,7 @@ def check_no_leak(client: SeatClient, roles: dict[int, str], voting: str = "clos
     its own role (and its team's, if black), its own checks and ballots,
     everything else only once the game is over."""
     me = client.seat
+    assert me is not None, "the client has joined its table"
     black = {s for s, r in roles.items() if r in BLACK}
     mine = black if me in black else {me}
     over = False
@@ -305,7 +326,9 @@ def check_no_leak(client: SeatClient, roles: dict[int, str], voting: str = "clos
                 assert e["by"] == me, e
             elif name == "night_action":
                 assert me in black, e
-            elif name in ("ballot", "tech_ballot") and (voting == "closed" or name == "tech_ballot"):
+            elif name in ("ballot", "tech_ballot") and (
+                voting == "closed" or name == "tech_ballot"
+            ):
                 assert e["voter"] == me, e
         elif m["type"] == "view" and not over:
             v = m["view"]

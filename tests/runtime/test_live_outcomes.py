@@ -2,6 +2,7 @@
 SQLite and on real Postgres: ratings and the leaderboard after a ranked
 game (issue 5), a technical defeat overturned by a moderator (issue 6), and
 an unranked city table with bots (issue 7)."""
+
 from __future__ import annotations
 
 import random
@@ -9,9 +10,9 @@ import random
 import pytest
 from sqlalchemy import select
 
+from omerta import league
 from omerta.moderation.admin import grant_moderator
 from omerta.ratings import model
-from omerta.store import ratings
 from omerta.store.models import PlayerRating, RatedGame, RatingSide
 
 from .players import Browser, SeatClient, play, random_play, seat_table
@@ -27,12 +28,17 @@ async def get(person: Browser, path: str) -> dict:
 async def rating_rows(live) -> tuple[list[tuple], tuple, list[tuple]]:
     """Every rating row, the side term and the ledger, as plain values."""
     async with live.db.begin() as s:
-        players = [(r.user_id, r.mu, r.sigma, r.games, r.coins, r.experience, r.last_game_at)
-                   for r in (await s.execute(select(PlayerRating)
-                                             .order_by(PlayerRating.user_id))).scalars()]
-        side = await s.get(RatingSide, ratings.SIDE_ID)
-        ledger = [(g.game_id, g.applied_at, g.voided_at)
-                  for g in (await s.execute(select(RatedGame))).scalars()]
+        players = [
+            (r.user_id, r.mu, r.sigma, r.games, r.coins, r.experience, r.last_game_at)
+            for r in (
+                await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))
+            ).scalars()
+        ]
+        side = await s.get(RatingSide, league.SIDE_ID)
+        ledger = [
+            (g.game_id, g.applied_at, g.voided_at)
+            for g in (await s.execute(select(RatedGame))).scalars()
+        ]
         return players, side and (side.mu, side.sigma, side.games), ledger
 
 
@@ -58,7 +64,7 @@ async def test_a_ranked_game_rates_all_ten_players_once_and_fills_the_leaderboar
     [game_id] = game_ids
 
     async with live.db.begin() as s:
-        assert await ratings.refresh_leaderboard(s) == 10
+        assert await league.refresh_leaderboard(s) == 10
     board = await get(people[0], "/api/leaderboard")
     assert board["total"] == 10
     assert {p["username"] for p in board["players"]} == {p.username for p in people}
@@ -66,7 +72,7 @@ async def test_a_ranked_game_rates_all_ten_players_once_and_fills_the_leaderboar
 
     before = await rating_rows(live)
     async with live.db.begin() as s:
-        assert await ratings.apply_game(s, game_id) is False     # the ledger guards it
+        assert await league.apply_game(s, game_id) is False  # the ledger guards it
     assert await rating_rows(live) == before
     for person in people:
         profile = (await get(person, f"/api/players/{person.username}"))["player"]
@@ -89,6 +95,7 @@ def tech_defeat(caller: int, target: int):
             called = True
             return {"do": "tech_call", "kind": "defeat", "target": target}
         return None
+
     return policy
 
 
@@ -110,10 +117,11 @@ async def test_a_technical_defeat_overturned_by_a_moderator_voids_the_ranked_gam
     assert over["event"] == "game_over" and over["reason"] == "technical_defeat", over
     results = [e for e in clients[0].events.values() if e["event"] == "tech_vote"]
     assert [(r["kind"], r["by"], r["target"], r["passed"]) for r in results] == [
-        ("defeat", caller, target, True)]
+        ("defeat", caller, target, True)
+    ]
     assert results[0]["yes"] >= 6
     phases = [e for e in clients[0].events.values() if e["event"] == "phase"]
-    assert phases[-1].get("day") == 1, phases[-1]          # called and passed on day 1
+    assert phases[-1].get("day") == 1, phases[-1]  # called and passed on day 1
     for person in people:
         [game] = (await get(person, f"/api/players/{person.username}/games"))["games"]
         assert game["ranked"] is True and game["voided"] is False
@@ -128,8 +136,11 @@ async def test_a_technical_defeat_overturned_by_a_moderator_voids_the_ranked_gam
     assert vote["target"] == {"seat": target, "user": people[1].username}
     assert vote["yes"] >= 6 and vote["voters"] == 10 and vote["day"] == 1
 
-    status, body = await moderator.request("POST", f"/api/moderation/cases/{case['id']}/overturn",
-                                           {"reason": "the table ganged up on seat %d" % target})
+    status, body = await moderator.request(
+        "POST",
+        f"/api/moderation/cases/{case['id']}/overturn",
+        {"reason": f"the table ganged up on seat {target}"},
+    )
     assert status == 200, body
     assert body["case"]["status"] == "overturned"
 
@@ -154,7 +165,8 @@ async def test_a_technical_defeat_overturned_by_a_moderator_voids_the_ranked_gam
 
     # A second decision on the same case is refused and logs nothing.
     status, again = await moderator.request(
-        "POST", f"/api/moderation/cases/{case['id']}/overturn", {"reason": "again"})
+        "POST", f"/api/moderation/cases/{case['id']}/overturn", {"reason": "again"}
+    )
     assert status == 409, again
     audit = await get(moderator, "/api/moderation/audit")
     assert len([e for e in audit["entries"] if e["case"] == case["id"]]) == 1

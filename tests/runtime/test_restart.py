@@ -1,34 +1,50 @@
 """`kill -9` in the middle of a game: the restarted server resumes the table
 from its record, in the same state, with nothing acknowledged lost, and
 the players reconnect and catch up (SQLite file and real Postgres)."""
+
 from __future__ import annotations
 
 import asyncio
 import json
 import os
+import random
 import re
 import signal
 import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+from sqlalchemy import func, select
 from yarl import URL
 
 from omerta.store import Database, tables
+from omerta.store.models import Game, PlayerRating
 from omerta.table.views import view
+from tests.server.conftest import POSTGRES_WITH_THE_SLOW
 
-from .players import Browser, SeatClient, played, register, seat_events, seat_table
+from .players import Browser, SeatClient, played, register, seat_events, seat_table, steady_play
 
 TIME_SCALE = 50
 
 
 async def start_server(database_url: str, log: Path) -> tuple[subprocess.Popen, URL]:
     env = {**os.environ, "DATABASE_URL": database_url}
-    command = [sys.executable, "-m", "omerta.cli", "serve", "--port", "0",
-               "--time-scale", str(TIME_SCALE)]
+    command = [
+        sys.executable,
+        "-m",
+        "omerta.cli",
+        "serve",
+        "--port",
+        "0",
+        "--time-scale",
+        str(TIME_SCALE),
+    ]
     with open(log, "a") as errors:
-        server = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=errors,
-                                  text=True)
+        server = subprocess.Popen(
+            command, env=env, stdout=subprocess.PIPE, stderr=errors, text=True
+        )
+    assert server.stdout is not None
     line = await asyncio.wait_for(asyncio.to_thread(server.stdout.readline), 30)
     found = re.search(r"open (http://\S+/)", line)
     assert found, f"the server said {line!r}; its log: {log.read_text()}"
@@ -48,9 +64,11 @@ async def until(condition, timeout: float = 30) -> None:
     async def wait() -> None:
         while not condition():
             await asyncio.sleep(0.01)
+
     await asyncio.wait_for(wait(), timeout)
 
 
+@POSTGRES_WITH_THE_SLOW
 async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url, tmp_path):
     log = tmp_path / "server.log"
     server, base = await start_server(database_url, log)
@@ -62,8 +80,11 @@ async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url,
         for client in clients:
             await client.connect(resume=True)
         running = [asyncio.create_task(client.run()) for client in clients]
-        await until(lambda: any(e["event"] == "phase" and e.get("day") == 2
-                                for e in clients[0].events.values()))
+        await until(
+            lambda: any(
+                e["event"] == "phase" and e.get("day") == 2 for e in clients[0].events.values()
+            )
+        )
         server.send_signal(signal.SIGKILL)
         assert await asyncio.to_thread(server.wait, 10) == -signal.SIGKILL
         await asyncio.wait_for(asyncio.gather(*running), 10)
@@ -81,7 +102,7 @@ async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url,
         # What each seat saw is a prefix of its share of the record.
         texts = [line.text for line in before]
         for client in clients:
-            assert list(client.events.values()) == seat_events(texts, client.seat)[:client.last]
+            assert list(client.events.values()) == seat_events(texts, client.seat)[: client.last]
         frozen = played(texts).state
 
         server, base = await start_server(database_url, log)
@@ -94,8 +115,12 @@ async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url,
             await client.connect(base, resume=client is not clients[1])
         running = [asyncio.create_task(client.run()) for client in clients]
         marks = [len(client.messages) for client in clients]
-        await until(lambda: all(c.view is not None and c.messages[-1]["type"] == "view"
-                                and len(c.messages) > m for c, m in zip(clients, marks)))
+        await until(
+            lambda: all(
+                c.view is not None and c.messages[-1]["type"] == "view" and len(c.messages) > m
+                for c, m in zip(clients, marks)
+            )
+        )
         for client, mark in zip(clients, marks):
             assert client.messages[-1]["view"] == json.loads(json.dumps(view(frozen, client.seat)))
             caught_up = [m["seq"] for m in client.messages[mark:] if m["type"] == "event"]
@@ -109,13 +134,70 @@ async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url,
         await asyncio.wait_for(asyncio.gather(*running), 60)
 
         after = [line.text for line in await stored(database_url, table_id)]
-        assert after[:len(texts)] == texts
+        assert after[: len(texts)] == texts
         for client in clients:
             assert client.events[client.last]["event"] == "game_over"
             whole = seat_events(after, client.seat)
             assert all(whole[seq - 1] == event for seq, event in client.events.items())
         status, body = await people[0].request("GET", f"/api/tables/{table_id}")
         assert body["table"]["status"] == "finished"
+    finally:
+        server.kill()
+        await asyncio.to_thread(server.wait)
+        server.stdout.close()
+        for person in people:
+            await person.close()
+
+
+async def finished_game(database_url: str, table_id: int) -> tuple[str, int, list[int]]:
+    db = Database.connect(database_url)
+    try:
+        async with db.begin() as s:
+            table = await tables.get_table(s, table_id)
+            games = await s.scalar(select(func.count()).select_from(Game))
+            rated = list((await s.scalars(select(PlayerRating.games))).all())
+            assert table is not None and games is not None
+            return table.status, games, rated
+    finally:
+        await db.close()
+
+
+@pytest.mark.slow
+async def test_kill_9_at_random_moments_to_the_games_end_loses_nothing_and_rates_once(
+    database_url, tmp_path
+):
+    """Killed again and again, at any step, the game's end included: every
+    seat still gets the whole game and `game_over` (after the end, from the
+    finished table's socket), the record replays to it, and it is rated once."""
+    log = tmp_path / "server.log"
+    rng = random.Random(9)
+    server, base = await start_server(database_url, log)
+    people = [Browser(base) for _ in range(10)]
+    kills = 0
+    try:
+        await register(people)
+        table_id, _ = await seat_table(people)
+        clients = [SeatClient(person, table_id, steady_play) for person in people]
+        while True:
+            for client in clients:
+                await client.connect(base, resume=True)
+            running = [asyncio.create_task(client.run()) for client in clients]
+            _, pending = await asyncio.wait(running, timeout=rng.uniform(0.5, 4.0))
+            if not pending:
+                break
+            server.send_signal(signal.SIGKILL)
+            assert await asyncio.to_thread(server.wait, 10) == -signal.SIGKILL
+            kills += 1
+            await asyncio.wait_for(asyncio.gather(*running), 10)
+            server, base = await start_server(database_url, log)
+        assert kills >= 3, kills
+        record = [line.text for line in await stored(database_url, table_id)]
+        assert played(record).state.over
+        for client in clients:
+            assert client.events[client.last]["event"] == "game_over", client.seat
+            assert list(client.events.values()) == seat_events(record, client.seat)
+        status, games, rated = await finished_game(database_url, table_id)
+        assert (status, games, sorted(rated)) == ("finished", 1, [1] * 10)
     finally:
         server.kill()
         await asyncio.to_thread(server.wait)

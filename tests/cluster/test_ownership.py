@@ -1,0 +1,73 @@
+"""A node and its tables' leases (issue 17), in process: a node stops a
+table another node took, writing nothing more and abandoning nothing; a
+node that stops hands its table over with the game time it stood at, and
+the next node runs the clock on from there."""
+
+from __future__ import annotations
+
+import asyncio
+
+import aiohttp
+from sqlalchemy import update
+
+from omerta.runtime.live import LiveTables
+from omerta.store import leases, tables
+from omerta.store.leases import TableLease
+from tests.runtime.conftest import grace, limits, live, time_scale  # noqa: F401
+
+from ..runtime.players import Live, seat_table
+from ..runtime.test_restart import until
+from ..runtime.test_socket_input import first
+
+
+async def _bot_table(live: Live) -> tuple[int, aiohttp.ClientWebSocketResponse]:
+    [alice] = await live.browsers(1)
+    table_id, _ = await seat_table([alice], bots=True)
+    ws = await alice.socket(table_id, last=0)
+    await first(ws, "view")
+    return table_id, ws
+
+
+async def _lines(live: Live, table_id: int) -> list[str]:
+    async with live.db.begin() as s:
+        return await tables.read_record(s, table_id)
+
+
+async def test_a_node_stops_a_table_another_node_took_and_writes_nothing_more(live):
+    table_id, ws = await _bot_table(live)
+    async with live.db.begin() as s:  # another node adopts it (its lease, a new token)
+        await s.execute(
+            update(TableLease)
+            .where(TableLease.table_id == table_id)
+            .values(node="other", token=TableLease.token + 1, expires=leases.db_time() + 60)
+        )
+    await until(lambda: live.runtime.table(table_id) is None, 10)
+    async for _ in ws:  # closed: the client reconnects, to the node that runs it now
+        pass
+    written = await _lines(live, table_id)
+    await asyncio.sleep(1.0)  # a bot table plays on by itself: not here any more
+    assert await _lines(live, table_id) == written
+    async with live.db.begin() as s:
+        table = await tables.get_table(s, table_id)
+    assert table is not None and table.status == "playing"  # never abandoned
+
+
+async def test_a_stopping_node_hands_its_table_over_and_the_next_runs_its_clock_on(live):
+    table_id, _ = await _bot_table(live)
+    await asyncio.sleep(0.3)
+    runtime: LiveTables = live.runtime
+    await runtime.drain()
+    assert runtime.table(table_id) is None
+    async with live.db.begin() as s:
+        [(ours, _)] = await leases.claimable(s, "next")
+        lease = await leases.acquire(s, table_id, "peek", 0.0)  # read the hand-over time
+        await s.rollback()
+    assert ours == table_id and lease is not None and lease.handoff_t is not None
+    next_node = LiveTables(live.db, runtime.time_scale, grace=5.0, node="next")
+    try:
+        await next_node.start(table_id)
+        actor = next_node.table(table_id)
+        assert actor is not None
+        assert actor.clock.now() == lease.handoff_t  # standing still at it, for the grace
+    finally:
+        await next_node.shutdown()
