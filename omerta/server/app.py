@@ -1,28 +1,59 @@
 """The aiohttp application: routes, middlewares, and the lifecycle of the
 database and the table runtime."""
+
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import AsyncIterator
+from typing import Any
 
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from ..store import Database
 from ..jobs import scheduler
-from . import auth, csrf, debug, lobby, moderation, players, table_ws
+from ..store import Database
+from ..store.db import database_down
+from . import (
+    auth,
+    csrf,
+    debug,
+    forward,
+    games,
+    health,
+    lobby,
+    moderation,
+    players,
+    table_ws,
+    tournaments,
+    watch,
+)
 from .config import Config
-from .keys import CONFIG, DB, LOGIN_LIMIT_PER_IP, LOGIN_LIMIT_PER_USER, PASSWORDS, TABLES
-from .passwords import Passwords
-from .ratelimit import RateLimiter
+from .keys import (
+    BOT_GAMES,
+    CONFIG,
+    DB,
+    LOGIN_PER_ACCOUNT,
+    LOGIN_PER_ADDRESS,
+    LOGIN_PER_PAIR,
+    PASSWORDS,
+    REGISTRATIONS,
+    SOCKETS_PER_ACCOUNT,
+    SOCKETS_PER_ADDRESS,
+    TABLES,
+    TABLES_CREATED,
+)
+from .passwords import Busy, Passwords
+from .ratelimit import Occupancy, RateLimiter
 from .web import setup_web
 from .wire import ApiError, error_response
 
 log = logging.getLogger(__name__)
 
-API_DOCS = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+# docs/api.md, shipped inside the package: omerta/server/api.md links to it
+# and a built wheel carries a copy.
+API_DOCS = Path(__file__).resolve().parent / "api.md"
 
 
 @web.middleware
@@ -33,37 +64,102 @@ async def json_errors(request: web.Request, handler: Handler) -> web.StreamRespo
     except ApiError as e:
         return error_response(e.status, e.message, e.rule, e.headers)
     except web.HTTPException as e:
-        if e.status < 400:      # redirects are answers, not errors
+        if e.status < 400:  # redirects are answers, not errors
             raise
         # aiohttp's own text is "<status>: <reason>" unless it says more (413 does).
         text = e.text or ""
         message = e.reason if not text or text.startswith(f"{e.status}:") else text
         kept = {name: e.headers[name] for name in ("Allow",) if name in e.headers}
         return error_response(e.status, message, headers=kept)
+    except Busy:
+        return error_response(
+            503,
+            "the server is busy checking passwords; try again in a few seconds",
+            headers={"Retry-After": "5"},
+        )
     except asyncio.CancelledError:
         raise
-    except Exception:
+    except Exception as e:
+        if database_down(e):
+            # A fault of ours the client can only wait out, not a bug: one
+            # line in the log, no traceback.
+            log.warning(
+                "database unavailable in %s %s: %s",
+                request.method,
+                request.path,
+                (str(e).splitlines() or [type(e).__name__])[0],
+            )
+            return error_response(
+                503, "the database is unavailable; try again shortly", headers={"Retry-After": "5"}
+            )
         log.exception("unhandled error in %s %s", request.method, request.path)
         return error_response(500, "internal server error")
 
 
+@web.middleware
+async def body_in_time(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A request's body must arrive within `request_body_seconds`: a client
+    trickling it byte by byte does not hold a handler (aiohttp has no such
+    timer). The body read here is kept for the handler."""
+    if request.body_exists:
+        seconds = request.app[CONFIG].limits.request_body_seconds
+        try:
+            async with asyncio.timeout(seconds):
+                await request.read()
+        except TimeoutError:
+            raise ApiError(408, f"the request body did not arrive within {seconds:g} s") from None
+    return await handler(request)
+
+
 def create_app(config: Config) -> web.Application:
-    app = web.Application(middlewares=[csrf.protect, json_errors],
-                          client_max_size=config.max_body_bytes)
+    app = web.Application(
+        middlewares=[csrf.protect, json_errors, body_in_time], client_max_size=config.max_body_bytes
+    )
     app[CONFIG] = config
-    app[PASSWORDS] = Passwords(config.password_hasher)
-    app[LOGIN_LIMIT_PER_USER] = RateLimiter(config.login_limit_per_user)
-    app[LOGIN_LIMIT_PER_IP] = RateLimiter(config.login_limit_per_ip)
+    limits = config.limits
+    app[PASSWORDS] = Passwords(config.password_hasher, limits.hashing_at_once, limits.hashing_queue)
+    for key, limit in (
+        (LOGIN_PER_PAIR, limits.login_per_pair),
+        (LOGIN_PER_ACCOUNT, limits.login_per_account),
+        (LOGIN_PER_ADDRESS, limits.login_per_address),
+        (REGISTRATIONS, limits.register_per_address),
+        (TABLES_CREATED, limits.tables_per_account),
+        (BOT_GAMES, limits.bot_games_per_account),
+    ):
+        app[key] = RateLimiter(limit)
+    app[SOCKETS_PER_ACCOUNT] = Occupancy(limits.sockets_per_account)
+    app[SOCKETS_PER_ADDRESS] = Occupancy(limits.sockets_per_address)
     app.cleanup_ctx.append(_lifecycle)
     app.cleanup_ctx.append(_jobs)
+    app.cleanup_ctx.append(tournaments.round_starter)
     setup_web(app)
     app.router.add_get("/docs/api", _api_docs)
-    for routes in (auth.routes, csrf.routes, lobby.routes, players.routes, table_ws.routes,
-                   moderation.routes):
+    for routes in (
+        auth.routes,
+        csrf.routes,
+        lobby.routes,
+        players.routes,
+        table_ws.routes,
+        moderation.routes,
+        games.routes,
+        tournaments.routes,
+    ):
         app.router.add_routes(routes)
+    watch.setup(app)
+    health.setup(app)  # /healthz, /readyz; tables handed over on SIGTERM
+    forward.setup(app)  # table sockets that reach another node than the table's
     if config.debug_stats:
         app.router.add_routes(debug.routes)
     return app
+
+
+def server_options(config: Config) -> dict[str, Any]:
+    """What the HTTP server (web.AppRunner, TestServer) is run with: a
+    connection must send a complete request head within this many seconds
+    of connecting or of its last response, else it is closed (aiohttp's
+    keep-alive timer also covers a request still arriving; its default is
+    an hour, which lets slow clients hold connections)."""
+    return {"keepalive_timeout": config.limits.request_head_seconds}
 
 
 async def _lifecycle(app: web.Application) -> AsyncIterator[None]:

@@ -1,4 +1,5 @@
 """What a server instance is started with."""
+
 from __future__ import annotations
 
 import random
@@ -8,7 +9,7 @@ from datetime import timedelta
 from argon2 import PasswordHasher
 
 from ..runtime import RuntimeFactory
-from .ratelimit import Limit
+from .limits import Limits
 
 
 @dataclass(frozen=True)
@@ -27,10 +28,13 @@ class Config:
     session_lifetime: timedelta = timedelta(days=30)
     #: argon2id with argon2-cffi's defaults (RFC 9106 low-memory profile)
     password_hasher: PasswordHasher = field(default_factory=PasswordHasher)
-    #: login attempts, counted before the password is checked so a burst of
-    #: parallel guesses is stopped too; a success clears the username's count
-    login_limit_per_user: Limit = Limit(attempts=10, seconds=300)
-    login_limit_per_ip: Limit = Limit(attempts=30, seconds=300)
+    #: what one account or address may do, and how fast (omerta/server/limits.py)
+    limits: Limits = field(default_factory=Limits)
+    #: the public URL players open (`OMERTA_SITE_URL`), e.g. behind a TLS proxy
+    site_url: str | None = None
+    #: mark cookies `Secure` (`OMERTA_SECURE_COOKIES`); None: when `site_url`
+    #: is https, or the request itself came over TLS
+    secure_cookies: bool | None = None
     #: requests are small JSON objects; anything larger is refused with 413
     max_body_bytes: int = 64 * 1024
     #: origins besides this server's own whose pages may open a table socket
@@ -38,3 +42,7 @@ class Config:
     allowed_origins: tuple[str, ...] = ()
     #: serve GET /api/debug/stats (runtime measurements; `--debug-stats`)
     debug_stats: bool = False
+    #: the secret the nodes of a cluster share (`OMERTA_CLUSTER_SECRET`): a
+    #: table socket that reaches a node other than the table's is forwarded
+    #: to it with this secret (omerta/server/forward.py); None: one node
+    cluster_secret: str | None = None

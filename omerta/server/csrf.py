@@ -6,6 +6,7 @@ OPTIONS must carry the same value in the `X-CSRF-Token` header. Another
 site can make a browser send our cookies, but it cannot read them, so it
 cannot copy the value into a header. The check covers every route, login
 and register included, so no state-changing route can be left out."""
+
 from __future__ import annotations
 
 import hmac
@@ -14,6 +15,8 @@ import secrets
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from .auth import secure_cookies
+from .keys import CONFIG
 from .wire import error_response
 
 CSRF_COOKIE = "omerta_csrf"
@@ -29,8 +32,11 @@ async def protect(request: web.Request, handler: Handler) -> web.StreamResponse:
     if request.method in SAFE_METHODS or _token_matches(request):
         response = await handler(request)
     else:
-        response = error_response(403, f"missing or wrong CSRF token: send the value of the"
-                                       f" {CSRF_COOKIE} cookie in the {CSRF_HEADER} header")
+        response = error_response(
+            403,
+            f"missing or wrong CSRF token: send the value of the"
+            f" {CSRF_COOKIE} cookie in the {CSRF_HEADER} header",
+        )
     if CSRF_COOKIE not in request.cookies and CSRF_COOKIE not in response.cookies:
         set_cookie(request, response, secrets.token_urlsafe(32))
     return response
@@ -43,7 +49,13 @@ def _token_matches(request: web.Request) -> bool:
 
 
 def set_cookie(request: web.Request, response: web.StreamResponse, token: str) -> None:
-    response.set_cookie(CSRF_COOKIE, token, path="/", samesite="Lax", secure=request.secure)
+    response.set_cookie(
+        CSRF_COOKIE,
+        token,
+        path="/",
+        samesite="Lax",
+        secure=secure_cookies(request.app[CONFIG], request),
+    )
 
 
 routes = web.RouteTableDef()

@@ -1,5 +1,6 @@
 """`omerta serve --debug-stats`: the runtime's measurements, for the load
 benchmark. Never on by default: it tells anyone how busy the server is."""
+
 from __future__ import annotations
 
 from aiohttp import web

@@ -1,4 +1,5 @@
 """Typed keys of the aiohttp application state."""
+
 from __future__ import annotations
 
 from aiohttp import web
@@ -7,12 +8,19 @@ from ..runtime import TableRuntime
 from ..store import Database
 from .config import Config
 from .passwords import Passwords
-from .ratelimit import RateLimiter
+from .ratelimit import Occupancy, RateLimiter
 
 CONFIG = web.AppKey("config", Config)
 DB = web.AppKey("db", Database)
 #: the live-table runtime (omerta.runtime.TableRuntime)
 TABLES = web.AppKey("tables", TableRuntime)
 PASSWORDS = web.AppKey("passwords", Passwords)
-LOGIN_LIMIT_PER_USER = web.AppKey("login_limit_per_user", RateLimiter)
-LOGIN_LIMIT_PER_IP = web.AppKey("login_limit_per_ip", RateLimiter)
+# The limits of omerta/server/limits.py, as counters (docs/security.md).
+LOGIN_PER_PAIR = web.AppKey("login_per_pair", RateLimiter)
+LOGIN_PER_ACCOUNT = web.AppKey("login_per_account", RateLimiter)
+LOGIN_PER_ADDRESS = web.AppKey("login_per_address", RateLimiter)
+REGISTRATIONS = web.AppKey("registrations", RateLimiter)
+TABLES_CREATED = web.AppKey("tables_created", RateLimiter)
+BOT_GAMES = web.AppKey("bot_games", RateLimiter)
+SOCKETS_PER_ACCOUNT = web.AppKey("sockets_per_account", Occupancy)
+SOCKETS_PER_ADDRESS = web.AppKey("sockets_per_address", Occupancy)

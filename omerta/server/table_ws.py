@@ -4,24 +4,32 @@ player's connection to the table they sit at, or a spectator's.
 The seat comes from the session, never from a message. This module only
 checks the envelope (size, rate, JSON, id, seat) and turns a message into
 an engine action; the table's actor decides, records and answers."""
+
 from __future__ import annotations
 
 import asyncio
-import json
-from collections import deque
+import contextlib
+import itertools
+import logging
 from typing import Any
 from urllib.parse import urlsplit
 
+import orjson
 from aiohttp import WSMsgType, hdrs, web
 
-from ..runtime import wire
-from ..runtime.actor import TableActor
+from ..runtime import messages
+from ..runtime.actor import GAME_OVER, TableActor
+from ..runtime.final import final_messages
 from ..store import tables
 from ..table import IllegalAction, parse_action
-from .auth import require_user
+from . import forward
+from . import watchers as watch
+from .auth import current_user
+from .clients import socket_slot
 from .keys import CONFIG, DB, TABLES
+from .params import table_id_of
 from .ratelimit import Limit, RateLimiter
-from .wire import ApiError, table_id_of
+from .wire import ApiError
 
 #: Largest action or control message the server reads (bytes); a larger
 #: one is refused.
@@ -31,57 +39,96 @@ MAX_MESSAGE = 4096
 MAX_MEDIA_MESSAGE = 32 * 1024
 #: A frame larger than this is not even read: the connection closes (1009).
 MAX_FRAME = 64 * 1024
-#: Seconds between pings; a client that misses a pong is disconnected.
-HEARTBEAT = 20.0
+#: Seconds a connection may be silent before the server pings it; one that
+#: misses the pong for half of it is disconnected, and the table's presence
+#: tells the others at once. The web client sends something every second, so
+#: a dropped network shows on the others' tiles within 4 s (issue 14).
+#: Browsers cannot see these pings: they send `{"type": "ping"}` and get a `pong`.
+HEARTBEAT = 2.5
 #: Messages a connection may send: far above what a person clicks.
 RATE = Limit(attempts=20, seconds=1.0)
-#: Messages waiting to go out before a connection counts as too slow.
-SEND_BACKLOG = 5000
+#: Bytes waiting to go out before a connection counts as too slow.
+SEND_BACKLOG = 4 * 1024 * 1024
+#: `resume`s a connection may send (each may replay up to MAX_CATCH_UP events).
+RESUMES = Limit(attempts=3, seconds=10.0)
 MAX_ID = 64
-TOO_SLOW = 1013   # "try again later": reconnect and catch up
+#: How deep a message may nest objects and arrays (a media candidate needs 2).
+MAX_DEPTH = 8
+TOO_SLOW = 1013  # "try again later": reconnect and catch up
 
 routes = web.RouteTableDef()
+log = logging.getLogger(__name__)
+_VIEWERS = itertools.count(1)
 
 
 class SocketPeer:
-    """A connection as the actor sees it: messages are queued without
-    blocking the actor and written by this connection's own task."""
+    """A connection as the actor sees it: `send` never blocks. Whatever is
+    sent while the loop runs one callback (a step's events, view and ack) is
+    written as WebSocket frames in one write once that callback ends: one
+    system call per connection and step, and no task to wake for it."""
 
     def __init__(self, ws: web.WebSocketResponse, seat: int | None):
         self.ws = ws
         self.seat = seat
-        self._out: deque[str] = deque()
-        self._wake = asyncio.Event()
+        #: a spectator's number for the media plane (its media connection, if any)
+        self.viewer = next(_VIEWERS) if seat is None else None
+        self._out: list[str] = []
         self._closing: tuple[int, str] | None = None
+        self._close = asyncio.Event()
 
     def send(self, text: str) -> None:
         if self._closing is not None:
             return
-        if len(self._out) >= SEND_BACKLOG:
-            self._out.clear()
-            self.close(TOO_SLOW, "too far behind: reconnect with your last seq")
-            return
         self._out.append(text)
-        self._wake.set()
+        if len(self._out) == 1:
+            asyncio.get_running_loop().call_soon(self._flush)
 
     def close(self, code: int, reason: str) -> None:
+        """Close once everything sent before is written."""
+        if self._closing is None:
+            self._flush()
+            self._shut(code, reason)
+
+    def _shut(self, code: int, reason: str) -> None:
         if self._closing is None:
             self._closing = (code, reason)
-            self._wake.set()
+            self._close.set()
 
     async def write(self) -> None:
-        try:
-            while True:
-                await self._wake.wait()
-                self._wake.clear()
-                while self._out:
-                    await self.ws.send_str(self._out.popleft())
-                if self._closing is not None:
-                    code, reason = self._closing
-                    await self.ws.close(code=code, message=reason.encode())
-                    return
-        except (ConnectionError, RuntimeError):
-            return   # the client is gone; it reconnects with its last seq
+        """The connection's own task: it waits for `close` and closes the
+        socket (the messages are written by `send`)."""
+        await self._close.wait()
+        assert self._closing is not None
+        code, reason = self._closing
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await self.ws.close(code=code, message=reason.encode())
+
+    def _flush(self) -> None:
+        out, self._out = self._out, []
+        # aiohttp's own send_str is a coroutine per message; the frames are
+        # written to its writer's transport directly instead.
+        writer = self.ws._writer
+        if not out or self._closing is not None or writer is None or self.ws.closed:
+            return
+        transport = writer.transport
+        if transport.is_closing():
+            return  # the client is gone; it reconnects with its last seq
+        if transport.get_write_buffer_size() > SEND_BACKLOG:
+            self._shut(TOO_SLOW, "too far behind: reconnect with your last seq")
+            return
+        transport.write(b"".join([part for text in out for part in _text_frame(text)]))
+
+
+def _text_frame(text: str) -> tuple[bytes, bytes]:
+    """A final, unmasked, uncompressed text frame (RFC 6455, 5.2): what
+    aiohttp writes for `send_str` on a socket without compression."""
+    data = text.encode()
+    size = len(data)
+    if size < 126:
+        return bytes((0x81, size)), data
+    if size < 65536:
+        return bytes((0x81, 126)) + size.to_bytes(2, "big"), data
+    return bytes((0x81, 127)) + size.to_bytes(8, "big"), data
 
 
 def _check_origin(request: web.Request) -> None:
@@ -99,107 +146,241 @@ def _last_of(request: web.Request) -> int | None:
     raw = request.query.get("last")
     if raw is None:
         return None
-    if not raw.isdigit() or len(raw) > 9:
-        raise ApiError(400, f"'last' must be the number of the last event you received, got {raw!r}")
+    if not (raw.isascii() and raw.isdigit()) or len(raw) > 9:
+        raise ApiError(
+            400, f"'last' must be the number of the last event you received, got {raw!r}"
+        )
     return int(raw)
 
 
-async def _live_table(request: web.Request, table_id: int) -> TableActor:
-    live = request.app[TABLES].table(table_id)
-    if live is not None:
-        return live
-    async with request.app[DB].begin() as s:
-        table = await tables.get_table(s, table_id)
-    if table is None:
-        raise ApiError(404, f"no table {table_id}")
-    raise ApiError(409, f"table {table_id} is {table.status}: only a table being played has a"
-                        " live socket")
+async def _finished_table(
+    request: web.Request, table_id: int, user_id: int | None, last: int | None
+) -> web.StreamResponse:
+    """No live actor: a finished game still answers, with its end."""
+    final = await final_messages(request.app[DB], table_id, user_id, last)
+    if final is None:
+        async with request.app[DB].begin() as s:
+            table = await tables.get_table(s, table_id)
+        if table is None:
+            raise ApiError(404, f"no table {table_id}")
+        raise ApiError(
+            409,
+            f"table {table_id} is {table.status}: only a table being played or"
+            " finished has a socket",
+        )
+    ws = web.WebSocketResponse(max_msg_size=MAX_FRAME, compress=False)
+    await ws.prepare(request)
+    for text in final:
+        await ws.send_str(text)
+    await ws.close(code=GAME_OVER, message=b"the game is over")
+    return ws
 
 
 @routes.get("/api/tables/{table_id}/ws")
 async def table_socket(request: web.Request) -> web.StreamResponse:
     table_id = table_id_of(request)
     _check_origin(request)
-    user = await require_user(request)
+    user = await current_user(request)
+    if user is None:  # a spectator, if the table lets anyone watch (watch.py)
+        await watch.may_watch(request, table_id, user)
     last = _last_of(request)
-    live = await _live_table(request, table_id)
-    ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
-    await ws.prepare(request)
-    peer = SocketPeer(ws, live.seat_of(user.id))
-    writer = asyncio.create_task(peer.write())
-    live.join(peer, last)
-    limiter = RateLimiter(RATE)
+    live = request.app[TABLES].table(table_id)
+    if live is None:
+        owner = await forward.owner_url(request, table_id)  # does another node run it?
+        if owner is not None:
+            with socket_slot(request, user.id if user else None):
+                return await forward.forward(request, owner, table_id)
+        return await _finished_table(request, table_id, user.id if user else None, last)
+    seat = live.seat_of(user.id) if user else None
+    with (
+        socket_slot(request, user.id if user else None),  # per account and address (clients.py)
+        watch.watcher_slot(request, table_id) if seat is None else contextlib.nullcontext(),
+    ):
+        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
+        await ws.prepare(request)
+        peer = SocketPeer(ws, seat)
+        writer = asyncio.create_task(peer.write())
+        live.join(peer, last)
+        limiter, resumes = RateLimiter(RATE), RateLimiter(RESUMES)
+        try:
+            async for message in ws:
+                if message.type == WSMsgType.TEXT:
+                    await _receive(live, peer, limiter, resumes, message.data)
+                elif message.type == WSMsgType.BINARY:
+                    peer.send(messages.error("send JSON in text frames", code="binary"))
+        finally:
+            live.leave(peer)
+            if peer.viewer is not None:  # a spectator's media connection ends with its socket
+                await live.signal(None, {"op": "detach"}, peer.viewer)
+            peer.close(1000, "")
+            await writer
+        return ws
+
+
+class Refused(Exception):
+    """A message refused at the edge: it never reaches the table."""
+
+    def __init__(
+        self,
+        code: str,
+        message: str,
+        client_id: str | None = None,
+        rule: str | None = None,
+        params: dict[str, Any] | None = None,
+    ):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.client_id = client_id
+        self.rule = rule
+        self.params = params or {}
+
+
+async def _receive(
+    live: TableActor, peer: SocketPeer, limiter: RateLimiter, resumes: RateLimiter, text: str
+) -> None:
+    """One text frame. Whatever it holds, the client gets an answer and this
+    connection and the table go on: a refusal names what is wrong, and a bug
+    of ours is logged here, answered `internal`, and never shown."""
     try:
-        async for message in ws:
-            if message.type == WSMsgType.TEXT:
-                await _receive(live, peer, limiter, message.data)
-            elif message.type == WSMsgType.BINARY:
-                peer.send(wire.error("send JSON in text frames"))
-    finally:
-        live.leave(peer)
-        peer.close(1000, "")
-        await writer
-    return ws
+        await _take(live, peer, limiter, resumes, text)
+    except Refused as e:
+        peer.send(messages.error(e.message, e.client_id, e.rule, e.code, e.params))
+    except Exception:
+        log.exception(
+            "table %d: a message from seat %s could not be handled", live.table_id, peer.seat
+        )
+        peer.send(messages.error(messages.INTERNAL, code="internal"))
 
 
-async def _receive(live: TableActor, peer: SocketPeer, limiter: RateLimiter, text: str) -> None:
-    if limiter.hit("") is not None:
-        peer.send(wire.error(f"too many messages: at most {RATE.attempts} a second; this one was"
-                             " dropped"))
-        return
-    size = len(text.encode())
+def _parse(text: str) -> dict[str, Any]:
+    size = len(text.encode(errors="surrogatepass"))
     if size > MAX_MEDIA_MESSAGE:
-        peer.send(wire.error(f"a message has at most {MAX_MESSAGE} bytes ({MAX_MEDIA_MESSAGE}"
-                             f" for media); this one has {size}"))
-        return
+        raise Refused(
+            "too_large",
+            f"a message has at most {MAX_MESSAGE} bytes ({MAX_MEDIA_MESSAGE}"
+            f" for media); this one has {size}",
+            params={"max": MAX_MESSAGE, "max_media": MAX_MEDIA_MESSAGE, "size": size},
+        )
     try:
-        message = json.loads(text)
-    except ValueError as e:
-        peer.send(wire.error(f"not valid JSON: {e}"))
-        return
+        # orjson, not json: it refuses NaN, lone surrogates and nesting past
+        # its own limit instead of recursing.
+        message = orjson.loads(text)
+    except orjson.JSONDecodeError as e:
+        raise Refused("bad_json", f"not valid JSON: {e}") from None
     if not isinstance(message, dict):
-        peer.send(wire.error("a message must be a JSON object"))
-        return
+        raise Refused("not_object", "a message must be a JSON object")
+    if _depth(message) > MAX_DEPTH:
+        raise Refused(
+            "too_deep",
+            f"a message may nest objects and arrays at most {MAX_DEPTH} deep",
+            params={"max": MAX_DEPTH},
+        )
     if size > MAX_MESSAGE and message.get("type") != "media":
-        peer.send(wire.error(f"a message has at most {MAX_MESSAGE} bytes (only media messages"
-                             f" may have up to {MAX_MEDIA_MESSAGE}); this one has {size}"))
-        return
-    if "type" in message:
-        await _control(live, peer, message)
-        return
+        raise Refused(
+            "too_large",
+            f"a message has at most {MAX_MESSAGE} bytes (only media"
+            f" messages may have up to {MAX_MEDIA_MESSAGE}); this one has"
+            f" {size}",
+            params={"max": MAX_MESSAGE, "max_media": MAX_MEDIA_MESSAGE, "size": size},
+        )
+    return message
+
+
+def _depth(value: Any) -> int:
+    """How deep objects and arrays nest in `value` (without recursion)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = list(value.values())
+        elif not isinstance(value, list):
+            continue
+        deepest = max(deepest, depth)
+        if depth <= MAX_DEPTH:
+            stack += [(item, depth + 1) for item in value]
+    return deepest
+
+
+def _client_id(message: dict[str, Any]) -> str:
+    """The action's id: it is stored beside the record and echoed in every
+    answer, so only printable text of a bounded length (no NUL, no lone
+    surrogate, nothing a database or an encoder may refuse)."""
     client_id = message.get("id")
-    if not isinstance(client_id, str) or not 1 <= len(client_id) <= MAX_ID:
-        peer.send(wire.error(f"an action needs an 'id': a string of 1 to {MAX_ID} characters,"
-                             " new for each action"))
+    if (
+        not isinstance(client_id, str)
+        or not 1 <= len(client_id) <= MAX_ID
+        or not client_id.isprintable()
+    ):
+        raise Refused(
+            "bad_id",
+            f"an action needs an 'id': a string of 1 to {MAX_ID} printable"
+            " characters, new for each action",
+            params={"max": MAX_ID},
+        )
+    return client_id
+
+
+async def _take(
+    live: TableActor, peer: SocketPeer, limiter: RateLimiter, resumes: RateLimiter, text: str
+) -> None:
+    if limiter.hit("") is not None:
+        raise Refused(
+            "rate_limited",
+            f"too many messages: at most {RATE.attempts} a second; this one was dropped",
+            params={"per_second": RATE.attempts},
+        )
+    message = _parse(text)
+    if "type" in message:
+        await _control(live, peer, message, resumes)
         return
+    client_id = _client_id(message)
     if peer.seat is None:
-        peer.send(wire.error("you are watching this table: spectators do not act", client_id))
-        return
+        raise Refused("spectator", "you are watching this table: spectators do not act", client_id)
     if "seat" in message and message["seat"] != peer.seat:
-        peer.send(wire.error(f"you sit in seat {peer.seat}: you cannot act for seat"
-                             f" {message['seat']!r}", client_id))
-        return
+        raise Refused(
+            "not_your_seat",
+            f"you sit in seat {peer.seat}: you cannot act for seat {message['seat']!r}",
+            client_id,
+            params={"seat": peer.seat},
+        )
     try:
         action = parse_action(message, seat=peer.seat)
     except IllegalAction as e:
-        peer.send(wire.error(e.message, client_id, e.rule))
-        return
+        raise Refused(e.code, e.message, client_id, e.rule, e.params) from None
     live.act(peer, client_id, action)
 
 
-async def _control(live: TableActor, peer: SocketPeer, message: dict[str, Any]) -> None:
+async def _control(
+    live: TableActor, peer: SocketPeer, message: dict[str, Any], resumes: RateLimiter
+) -> None:
     kind = message["type"]
     if kind == "resume":
         last = message.get("last")
         if isinstance(last, bool) or not isinstance(last, int) or last < 0:
-            peer.send(wire.error(f"resume needs 'last': the number of the last event you"
-                                 f" received (0 for none), got {last!r}"))
-            return
+            raise Refused(
+                "bad_resume",
+                f"resume needs 'last': the number of the last event you"
+                f" received (0 for none), got {last!r}",
+            )
+        wait = resumes.hit("")
+        if wait is not None:
+            raise Refused(
+                "rate_limited",
+                f"at most {RESUMES.attempts} resumes every"
+                f" {RESUMES.seconds:g} seconds; try again in {wait:.1f} s",
+                params={"retry_after": round(wait, 1)},
+            )
         live.join(peer, last, hello=False)
+    elif kind == "ping":
+        peer.send(messages.pong())
     elif kind == "media":
-        reply = await live.signal(peer.seat, message)
+        reply = await live.signal(peer.seat, message, peer.viewer)
         if reply is not None:
-            peer.send(wire.media(reply))
+            peer.send(messages.media(reply))
     else:
-        peer.send(wire.error(f"unknown message type {kind!r}: resume or media (an action has"
-                             " no type: it has 'do')"))
+        raise Refused(
+            "unknown_type",
+            f"unknown message type {kind!r}: resume, ping or media (an"
+            " action has no type: it has 'do')",
+        )

@@ -1,6 +1,7 @@
-"""The browser client: `web/` served as static files under /web/, and its
+"""The browser client: `omerta/web/` served as static files under /web/, and its
 entry page at `GET /`. The client is plain ES modules, HTML and CSS, so
-there is no build step: what is in `web/` is what the browser gets."""
+there is no build step: what is in `omerta/web/` is what the browser gets."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +10,7 @@ from aiohttp import web
 
 from .wire import ApiError
 
-WEB_DIR = Path(__file__).resolve().parents[2] / "web"
+WEB_DIR = Path(__file__).resolve().parents[1] / "web"
 ENTRY_PAGE = WEB_DIR / "index.html"
 # Modules import each other by URL: a browser must revalidate them so that
 # after an upgrade it never mixes old and new files (ETags keep it cheap).
@@ -27,7 +28,7 @@ async def _entry_page(request: web.Request) -> web.FileResponse:
 
 async def _client_file(request: web.Request) -> web.FileResponse:
     wanted = request.match_info["path"]
-    path = (WEB_DIR / wanted).resolve()
-    if WEB_DIR not in path.parents or not path.is_file():
-        raise ApiError(404, f"no file {wanted!r} in the web client")
+    path = None if "\x00" in wanted else (WEB_DIR / wanted).resolve()
+    if path is None or WEB_DIR not in path.parents or not path.is_file():
+        raise ApiError(404, f"no file {wanted[:80]!r} in the web client")
     return web.FileResponse(path, headers=REVALIDATE)

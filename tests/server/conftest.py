@@ -5,16 +5,18 @@ Postgres: $OMERTA_TEST_POSTGRES, by default the CI server's database
 `test` at 127.0.0.1:5432 (trust auth). Each run works in a schema of its
 own, dropped afterwards, so runs never see each other's rows. When that server
 is unreachable the Postgres variants skip, unless CI=true: then they fail."""
+
 from __future__ import annotations
 
 import asyncio
 import os
 import secrets
 import shutil
+from collections.abc import AsyncIterator, Callable, Coroutine, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, AsyncIterator, Awaitable, Callable, Iterator, TypeVar
+from typing import Any, TypeVar
 
 import aiohttp
 import asyncpg
@@ -23,21 +25,26 @@ from aiohttp.test_utils import TestServer
 from argon2 import PasswordHasher
 from sqlalchemy.engine import make_url
 
-from omerta.server import DB, Config, Limit, create_app
+from omerta.server import DB, Config, create_app
+from omerta.server.app import server_options
+from omerta.server.limits import UNLIMITED
 from omerta.store import Database, upgrade
 from omerta.store.models import Base
 
-POSTGRES = os.environ.get("OMERTA_TEST_POSTGRES",
-                          "postgresql+asyncpg://postgres@127.0.0.1:5432/test")
-HOW_TO_RUN = ("run a Postgres server at 127.0.0.1:5432 with a database `test` that user"
-              " `postgres` may use without a password (or point OMERTA_TEST_POSTGRES at one)")
+POSTGRES = os.environ.get(
+    "OMERTA_TEST_POSTGRES", "postgresql+asyncpg://postgres@127.0.0.1:5432/test"
+)
+HOW_TO_RUN = (
+    "run a Postgres server at 127.0.0.1:5432 with a database `test` that user"
+    " `postgres` may use without a password (or point OMERTA_TEST_POSTGRES at one)"
+)
 # argon2id still, but cheap: the suite hashes hundreds of passwords.
 FAST_HASHER = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)
 PASSWORD = "correct horse"
 T = TypeVar("T")
 
 
-def in_thread(make_coro: Callable[[], Awaitable[T]]) -> T:
+def in_thread(make_coro: Callable[[], Coroutine[Any, Any, T]]) -> T:
     """Run a coroutine to completion from a synchronous fixture, on a loop
     of its own in another thread, away from the tests' event loops."""
     with ThreadPoolExecutor(1) as pool:
@@ -84,6 +91,7 @@ async def empty_database(request: pytest.FixtureRequest, tmp_path: Path) -> Asyn
 # Migrating takes a good part of a second; the server tests start from a
 # database migrated once per run and emptied (Postgres) or copied (SQLite).
 
+
 @pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("template") / "omerta.db"
@@ -102,6 +110,13 @@ def postgres_schema() -> Iterator[str]:
         yield url
     finally:
         in_thread(lambda: _admin(f'DROP SCHEMA "{schema}" CASCADE'))
+
+
+#: For the longest live tests: SQLite in the README's test command, Postgres
+#: with the slow suites, which CI runs too; the command stays under 8 minutes.
+POSTGRES_WITH_THE_SLOW = pytest.mark.parametrize(
+    "database_url", ["sqlite", pytest.param("postgres", marks=pytest.mark.slow)], indirect=True
+)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
@@ -163,17 +178,29 @@ class Client:
         found = self.session.cookie_jar.filter_cookies(self.server.make_url("/")).get(name)
         return found.value if found else None
 
-    async def request(self, method: str, path: str, json: Any = None, *, data: bytes | None = None,
-                      csrf: bool = True, headers: dict[str, str] | None = None) -> Reply:
+    async def request(
+        self,
+        method: str,
+        path: str,
+        json: Any = None,
+        *,
+        data: bytes | None = None,
+        csrf: bool = True,
+        headers: dict[str, str] | None = None,
+    ) -> Reply:
         headers = dict(headers or {})
         if csrf and method not in ("GET", "HEAD", "OPTIONS"):
             if self.cookie("omerta_csrf") is None:
                 await self.request("GET", "/api/csrf")
             headers["X-CSRF-Token"] = self.cookie("omerta_csrf") or ""
-        async with self.session.request(method, self.server.make_url(path), json=json, data=data,
-                                        headers=headers) as response:
-            body = (await response.json() if response.content_type == "application/json"
-                    else await response.text())
+        async with self.session.request(
+            method, self.server.make_url(path), json=json, data=data, headers=headers
+        ) as response:
+            body = (
+                await response.json()
+                if response.content_type == "application/json"
+                else await response.text()
+            )
             return Reply(response.status, body, response)
 
     async def get(self, path: str, **kw: Any) -> Reply:
@@ -209,22 +236,26 @@ class Harness:
         return client
 
 
-def make_config(database_url: str, runtime: FakeRuntime, **overrides: Any) -> Config:
-    return Config(database_url=database_url, runtime=lambda db, time_scale: runtime,
-                  password_hasher=FAST_HASHER, **overrides)
+def make_config(database_url: str, fake: FakeRuntime, **overrides: Any) -> Config:
+    """A test server's Config: the fake runtime and a fast hasher unless overridden."""
+    return Config(
+        database_url=database_url,
+        **{"runtime": lambda db, time_scale: fake, "password_hasher": FAST_HASHER, **overrides},
+    )
 
 
 @pytest.fixture
 def config_overrides() -> dict[str, Any]:
     """Override in a test module (or with indirect parametrization) to change the Config."""
-    return {"login_limit_per_user": Limit(1000, 60), "login_limit_per_ip": Limit(1000, 60)}
+    return {"limits": UNLIMITED}
 
 
 @pytest.fixture
 async def harness(database_url: str, config_overrides: dict[str, Any]) -> AsyncIterator[Harness]:
     runtime = FakeRuntime()
-    server = TestServer(create_app(make_config(database_url, runtime, **config_overrides)))
-    await server.start_server()
+    config = make_config(database_url, runtime, **config_overrides)
+    server = TestServer(create_app(config))
+    await server.start_server(**server_options(config))
     h = Harness(server, runtime)
     try:
         yield h

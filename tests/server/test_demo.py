@@ -1,4 +1,5 @@
 """`omerta serve --demo`: a table that one visitor can start."""
+
 from __future__ import annotations
 
 import pytest

@@ -1,4 +1,5 @@
 """The HTTP edge: CSRF on every state-changing route, JSON errors, the home page."""
+
 from __future__ import annotations
 
 from aiohttp import hdrs
@@ -16,19 +17,22 @@ def state_changing_routes(harness):
 
 async def test_every_state_changing_route_refuses_a_request_without_the_csrf_token(harness):
     alice = await harness.player("alice")
-    assert (await alice.post("/api/tables")).status == 201   # table 1 exists
+    assert (await alice.post("/api/tables")).status == 201  # table 1 exists
     routes = set(state_changing_routes(harness))
-    assert {("POST", "/api/login"), ("POST", "/api/logout"),
-            ("POST", "/api/tables/1/bots")} <= routes
+    assert {
+        ("POST", "/api/login"),
+        ("POST", "/api/logout"),
+        ("POST", "/api/tables/1/bots"),
+    } <= routes
     for method, path in routes:
         for headers in ({}, {"X-CSRF-Token": "not-the-cookie"}):
             reply = await alice.request(method, path, json={}, csrf=False, headers=headers)
             assert reply.status == 403, (method, path, reply.body)
             assert "CSRF" in reply.body["error"]
-    async with harness.db.begin() as s:   # none of the refused requests did anything
+    async with harness.db.begin() as s:  # none of the refused requests did anything
         assert [t.id for t in await tables.tables_with_status(s, "open")] == [1]
         assert (await tables.get_table(s, 1)).seats == []
-    assert (await alice.get("/api/me")).status == 200   # not even log out
+    assert (await alice.get("/api/me")).status == 200  # not even log out
 
 
 async def test_a_client_gets_its_csrf_token_with_its_first_response_and_from_api_csrf(harness):
@@ -41,8 +45,9 @@ async def test_a_client_gets_its_csrf_token_with_its_first_response_and_from_api
 
 
 async def test_malformed_json_gets_a_clear_400(harness):
-    reply = await harness.client().post("/api/register", data=b'{"username": "alice",',
-                                        headers={"Content-Type": "application/json"})
+    reply = await harness.client().post(
+        "/api/register", data=b'{"username": "alice",', headers={"Content-Type": "application/json"}
+    )
     assert reply.status == 400
     assert reply.body["error"].startswith("the request body is not valid JSON")
 

@@ -1,5 +1,6 @@
 """Ratings, coins and experience applied exactly once; profiles and the
 leaderboard over HTTP (issue 5), against SQLite and real Postgres."""
+
 from __future__ import annotations
 
 import asyncio
@@ -8,13 +9,17 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
+from omerta import league
 from omerta.ratings import model
-from omerta.store import ratings
 from omerta.store.games import PlayerResult, record_game
 from omerta.store.models import GameAward, PlayerRating, RatedGame, RatingSide, utcnow
 from omerta.store.tables import create_table
 
 ROLES = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6
+
+
+def _team(role: str) -> str:
+    return "black" if role in ("don", "mafia") else "red"
 
 
 async def _players(h, n=10):
@@ -31,10 +36,13 @@ async def _finish(h, user_ids, winner="red", ranked=True, forfeit=(), bots=()):
         for seat, (uid, role) in enumerate(zip(user_ids, ROLES), 1):
             team = "black" if role in ("don", "mafia") else "red"
             result = "draw" if winner == "draw" else ("win" if team == winner else "loss")
-            players.append(PlayerResult(seat, None if seat in bots else uid, role, result,
-                                        forfeit=seat in forfeit))
+            players.append(
+                PlayerResult(
+                    seat, None if seat in bots else uid, role, result, team, forfeit=seat in forfeit
+                )
+            )
         game = await record_game(s, table_id, winner, "no_black_left", ranked, players)
-        applied = await ratings.apply_game(s, game)
+        applied = await league.apply_game(s, game)
     return game, applied
 
 
@@ -45,7 +53,7 @@ async def test_a_ranked_game_moves_winners_up_and_losers_down_and_pays_the_winne
     async with harness.db.begin() as s:
         rows = {r.user_id: r for r in (await s.execute(select(PlayerRating))).scalars()}
     fresh = model.new_rating()
-    assert all(rows[u].mu > fresh.mu for u in ids[3:])             # red won
+    assert all(rows[u].mu > fresh.mu for u in ids[3:])  # red won
     assert all(rows[u].mu < fresh.mu for u in ids[:3])
     assert all(rows[u].sigma < fresh.sigma and rows[u].games == 1 for u in ids)
     assert rows[ids[5]].coins == 10 and rows[ids[0]].coins == 0
@@ -56,13 +64,21 @@ async def test_repeating_or_retrying_the_finish_changes_nothing(harness):
     _, ids = await _players(harness)
     game, _ = await _finish(harness, ids)
     async with harness.db.begin() as s:
-        before = [(r.user_id, r.mu, r.sigma, r.games, r.coins)
-                  for r in (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()]
-        assert await ratings.apply_game(s, game) is False
+        before = [
+            (r.user_id, r.mu, r.sigma, r.games, r.coins)
+            for r in (
+                await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))
+            ).scalars()
+        ]
+        assert await league.apply_game(s, game) is False
     async with harness.db.begin() as s:
-        assert await ratings.apply_game(s, game) is False
-        after = [(r.user_id, r.mu, r.sigma, r.games, r.coins)
-                 for r in (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()]
+        assert await league.apply_game(s, game) is False
+        after = [
+            (r.user_id, r.mu, r.sigma, r.games, r.coins)
+            for r in (
+                await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))
+            ).scalars()
+        ]
         side = await s.get(RatingSide, 1)
     assert after == before and side.games == 1
 
@@ -72,9 +88,18 @@ async def test_a_crash_before_commit_applies_nothing_and_the_retry_applies_once(
     with pytest.raises(RuntimeError):
         async with harness.db.begin() as s:
             table_id = await create_table(s, ids[0], "classic", {}, 1)
-            game = await record_game(s, table_id, "red", "no_black_left", True, [
-                PlayerResult(seat, uid, role, "win") for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)])
-            await ratings.apply_game(s, game)
+            game = await record_game(
+                s,
+                table_id,
+                "red",
+                "no_black_left",
+                True,
+                [
+                    PlayerResult(seat, uid, role, "win", _team(role))
+                    for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)
+                ],
+            )
+            await league.apply_game(s, game)
             raise RuntimeError("the server died here")
     async with harness.db.begin() as s:
         assert (await s.execute(select(PlayerRating))).first() is None
@@ -105,13 +130,19 @@ async def test_profile_history_and_leaderboard_show_the_game(harness):
     clients, ids = await _players(harness)
     game, _ = await _finish(harness, ids, "black")
     async with harness.db.begin() as s:
-        await ratings.refresh_leaderboard(s)
+        await league.refresh_leaderboard(s)
     reply = await clients[0].get("/api/players/PLAYER1")
     assert reply.status == 200
     p = reply.body["player"]
-    assert p["games"] == 1 and p["provisional"] and p["roles"]["don"] == {"games": 1, "wins": 1, "win_rate": 1.0}
+    assert (
+        p["games"] == 1
+        and p["provisional"]
+        and p["roles"]["don"] == {"games": 1, "wins": 1, "win_rate": 1.0}
+    )
     history = (await clients[0].get("/api/players/player1/games")).body["games"]
-    assert history[0]["game"] == game and history[0]["result"] == "win" and history[0]["role"] == "don"
+    assert (
+        history[0]["game"] == game and history[0]["result"] == "win" and history[0]["role"] == "don"
+    )
     assert history[0]["rating_change"] > 0 and history[0]["coins"] == 10
     board = (await clients[0].get("/api/leaderboard?per_page=3")).body
     assert board["total"] == 10 and [row["rank"] for row in board["players"]] == [1, 2, 3]
@@ -134,11 +165,11 @@ async def test_jobs_are_idempotent_inflation_counts_idle_time_once(harness):
     later = utcnow() + timedelta(days=30)
     async with harness.db.begin() as s:
         before = (await s.get(PlayerRating, ids[0])).sigma
-        assert await ratings.inflate_inactive(s, later) == 10
+        assert await league.inflate_inactive(s, later) == 10
         once = (await s.get(PlayerRating, ids[0])).sigma
-        assert await ratings.inflate_inactive(s, later) == 0
+        assert await league.inflate_inactive(s, later) == 0
         twice = (await s.get(PlayerRating, ids[0])).sigma
-        assert await ratings.refresh_leaderboard(s) == await ratings.refresh_leaderboard(s) == 10
+        assert await league.refresh_leaderboard(s) == await league.refresh_leaderboard(s) == 10
     assert once > before and twice == once
 
 
@@ -146,7 +177,9 @@ async def test_awards_are_recorded_per_game_so_they_can_be_reverted_exactly(harn
     _, ids = await _players(harness)
     game, _ = await _finish(harness, ids)
     async with harness.db.begin() as s:
-        awards = (await s.execute(select(GameAward).where(GameAward.game_id == game))).scalars().all()
+        awards = (
+            (await s.execute(select(GameAward).where(GameAward.game_id == game))).scalars().all()
+        )
         rows = {r.user_id: r for r in (await s.execute(select(PlayerRating))).scalars()}
     assert len(awards) == 10
     for a in awards:
@@ -160,25 +193,33 @@ async def test_voiding_a_game_reverts_exactly_its_changes_even_after_later_games
         async with harness.db.begin() as s:
             rows = (await s.execute(select(PlayerRating).order_by(PlayerRating.user_id))).scalars()
             side = await s.get(RatingSide, 1)
-            return ([(r.mu, r.sigma, r.games, r.coins, r.experience) for r in rows],
-                    (side.mu, side.sigma, side.games))
+            return (
+                [(r.mu, r.sigma, r.games, r.coins, r.experience) for r in rows],
+                (side.mu, side.sigma, side.games),
+            )
 
     first, _ = await _finish(harness, ids, "red")
     second, _ = await _finish(harness, list(reversed(ids)), "black")
     async with harness.db.begin() as s:
-        assert await ratings.void_game(s, first)
-        assert not await ratings.void_game(s, first)          # once only
+        assert await league.void_game(s, first)
+        assert not await league.void_game(s, first)  # once only
     players, side = await snapshot()
     # Voiding the first game leaves exactly the second game's changes.
     fresh = model.new_rating()
     async with harness.db.begin() as s:
-        second_awards = {a.user_id: a for a in (await s.execute(
-            select(GameAward).where(GameAward.game_id == second))).scalars()}
+        second_awards = {
+            a.user_id: a
+            for a in (
+                await s.execute(select(GameAward).where(GameAward.game_id == second))
+            ).scalars()
+        }
     for uid, (mu, sigma, games, coins, xp) in zip(sorted(ids), players):
         a = second_awards[uid]
         assert mu == pytest.approx(fresh.mu + (a.mu_after - a.mu_before))
         assert games == 1 and coins == a.coins and xp == a.experience
-        assert sigma == pytest.approx((a.sigma_after ** 2 + fresh.sigma ** 2 - a.sigma_before ** 2) ** 0.5)
+        assert sigma == pytest.approx(
+            (a.sigma_after**2 + fresh.sigma**2 - a.sigma_before**2) ** 0.5
+        )
     assert side[2] == 1
 
 
@@ -189,26 +230,42 @@ async def test_two_game_ends_committing_at_once_both_count(harness):
     _, first_ids = await _players(harness)
     clients = [await harness.player(f"other{i}") for i in range(10)]
     second_ids = [(await c.get("/api/me")).body["user"]["id"] for c in clients]
-    await _finish(harness, first_ids)       # the side term's row exists from now on
+    await _finish(harness, first_ids)  # the side term's row exists from now on
     games = []
     for ids in (first_ids, second_ids):
         async with harness.db.begin() as s:
             table_id = await create_table(s, ids[0], "classic", {}, 1)
-            games.append(await record_game(s, table_id, "red", "no_black_left", True, [
-                PlayerResult(seat, uid, role, "loss" if role in ("don", "mafia") else "win")
-                for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)]))
+            games.append(
+                await record_game(
+                    s,
+                    table_id,
+                    "red",
+                    "no_black_left",
+                    True,
+                    [
+                        PlayerResult(
+                            seat,
+                            uid,
+                            role,
+                            "loss" if role in ("don", "mafia") else "win",
+                            _team(role),
+                        )
+                        for seat, (uid, role) in enumerate(zip(ids, ROLES), 1)
+                    ],
+                )
+            )
     first_applied, release = asyncio.Event(), asyncio.Event()
 
     async def first() -> None:
         async with harness.db.begin() as s:
-            await ratings.apply_game(s, games[0])
+            await league.apply_game(s, games[0])
             first_applied.set()
-            await release.wait()            # still uncommitted while the second starts
+            await release.wait()  # still uncommitted while the second starts
 
     async def second() -> None:
         await first_applied.wait()
         async with harness.db.begin() as s:
-            await ratings.apply_game(s, games[1])
+            await league.apply_game(s, games[1])
 
     tasks = [asyncio.create_task(first()), asyncio.create_task(second())]
     await asyncio.sleep(0.3)
@@ -219,3 +276,32 @@ async def test_two_game_ends_committing_at_once_both_count(harness):
         assert side.games == 3
         ledger = (await s.execute(select(RatedGame).order_by(RatedGame.game_id))).scalars().all()
     assert side.mu == pytest.approx(model.new_side().mu + sum(r.side_mu_change for r in ledger))
+
+
+async def test_a_game_is_rated_by_the_teams_recorded_at_its_end_not_by_asking_a_ruleset(harness):
+    _, ids = await _players(harness)
+    async with harness.db.begin() as s:
+        table_id = await create_table(s, ids[0], "classic", {}, 1)
+        # Seats 1-3 were black whatever their role is called: the record says so.
+        game = await record_game(
+            s,
+            table_id,
+            "black",
+            "test",
+            True,
+            [
+                PlayerResult(
+                    seat,
+                    uid,
+                    "civilian",
+                    "win" if seat <= 3 else "loss",
+                    "black" if seat <= 3 else "red",
+                )
+                for seat, uid in enumerate(ids, 1)
+            ],
+        )
+        assert await league.apply_game(s, game)
+        rows = {uid: await s.get(PlayerRating, uid) for uid in ids}
+    black, red = [rows[uid] for uid in ids[:3]], [rows[uid] for uid in ids[3:]]
+    assert all(r.mu > model.new_rating().mu for r in black)
+    assert all(r.mu < model.new_rating().mu for r in red)
