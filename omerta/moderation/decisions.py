@@ -8,10 +8,12 @@ same transaction as its effect, so the log and the effect never disagree.
   its exact rating, side, coin and experience changes are reverted.
 - dismiss (reports): the report was unfounded.
 - sanction / lift: a warning, a suspension for N days or a ban, with a
-  reason; lifting ends one early.
+  reason; lifting ends one early. A suspension or ban takes the player
+  out of the tables not started yet that it keeps them from, at once.
 
 A case is decided once. A moderator does not decide a case of a game they
 sat in, nor sanctions themselves."""
+
 from __future__ import annotations
 
 from datetime import datetime, timedelta
@@ -19,37 +21,50 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from ..store import ratings
-from ..store.models import (GamePlayer, GameTable, ModerationCase, Report, Sanction, Seat,
-                            TechVoteRecord, User, utcnow)
+from .. import league
+from ..store.models import (
+    CaseStatus,
+    GamePlayer,
+    GameTable,
+    ModerationCase,
+    Report,
+    Sanction,
+    Seat,
+    TechVoteRecord,
+    User,
+    utcnow,
+)
 from ..table.technical import FOULS_TO_REMOVE
 from . import Conflict, Invalid, NotAllowed, NotFound, audit, reason_text
-from .sanctions import KINDS
+from .sanctions import KINDS, unseat
 
 MAX_DAYS = 3650
 
 
 async def _open_case(s: AsyncSession, case_id: int, moderator_id: int) -> ModerationCase:
-    case = await s.scalar(select(ModerationCase).where(ModerationCase.id == case_id)
-                          .with_for_update())
+    case = await s.scalar(
+        select(ModerationCase).where(ModerationCase.id == case_id).with_for_update()
+    )
     if case is None:
         raise NotFound(f"no case {case_id}")
     if case.status != "open":
         raise Conflict(f"case {case_id} is already decided: {case.status}")
     if case.vote_id is not None:
-        table_id = await s.scalar(select(TechVoteRecord.table_id)
-                                  .where(TechVoteRecord.id == case.vote_id))
+        table_id = await s.scalar(
+            select(TechVoteRecord.table_id).where(TechVoteRecord.id == case.vote_id)
+        )
         sat = select(Seat.seat).where(Seat.table_id == table_id, Seat.user_id == moderator_id)
     else:
         game_id = await s.scalar(select(Report.game_id).where(Report.id == case.report_id))
-        sat = select(GamePlayer.seat).where(GamePlayer.game_id == game_id,
-                                            GamePlayer.user_id == moderator_id)
+        sat = select(GamePlayer.seat).where(
+            GamePlayer.game_id == game_id, GamePlayer.user_id == moderator_id
+        )
     if await s.scalar(sat) is not None:
         raise NotAllowed(f"you played in the game of case {case_id}: another moderator decides it")
     return case
 
 
-def _close(case: ModerationCase, status: str, moderator_id: int, now: datetime) -> None:
+def _close(case: ModerationCase, status: CaseStatus, moderator_id: int, now: datetime) -> None:
     case.status, case.decided_by, case.decided_at = status, moderator_id, now
 
 
@@ -62,38 +77,69 @@ async def _vote_of(s: AsyncSession, case: ModerationCase, decision: str) -> Tech
 
 
 def _vote_details(vote: TechVoteRecord, **more: object) -> dict[str, object]:
-    return {"vote": vote.id, "kind": vote.kind, "table": vote.table_id, "game": vote.game_id,
-            **more}
+    return {
+        "vote": vote.id,
+        "kind": vote.kind,
+        "table": vote.table_id,
+        "game": vote.game_id,
+        **more,
+    }
 
 
-async def uphold(s: AsyncSession, moderator_id: int, case_id: int, reason: object,
-                 now: datetime | None = None) -> int:
+async def uphold(
+    s: AsyncSession, moderator_id: int, case_id: int, reason: object, now: datetime | None = None
+) -> int:
     """The table (or the reporter) was right. Returns the audit entry's id."""
     text, now = reason_text(reason), now or utcnow()
     case = await _open_case(s, case_id, moderator_id)
     _close(case, "upheld", moderator_id, now)
     if case.vote_id is None:
         report = await s.get(Report, case.report_id)
-        return await audit.append(s, moderator_id, "uphold", text, case_id=case.id, now=now,
-                                  details={"report": report.id, "game": report.game_id})
+        assert report is not None  # a case of a report keeps it (foreign key)
+        return await audit.append(
+            s,
+            moderator_id,
+            "uphold",
+            text,
+            case_id=case.id,
+            now=now,
+            details={"report": report.id, "game": report.game_id},
+        )
     vote = await s.get(TechVoteRecord, case.vote_id)
-    return await audit.append(s, moderator_id, "uphold", text, user_id=vote.target_id,
-                              case_id=case.id, details=_vote_details(vote), now=now)
+    assert vote is not None  # a case of a vote keeps it (foreign key)
+    return await audit.append(
+        s,
+        moderator_id,
+        "uphold",
+        text,
+        user_id=vote.target_id,
+        case_id=case.id,
+        details=_vote_details(vote),
+        now=now,
+    )
 
 
 async def _changed_the_game(s: AsyncSession, vote: TechVoteRecord) -> bool:
     """A defeat or a removal did; so did the foul that removed its target (T3)."""
     if vote.kind != "foul":
         return True
-    fouls = await s.scalar(select(func.count()).select_from(TechVoteRecord).where(
-        TechVoteRecord.table_id == vote.table_id, TechVoteRecord.kind == "foul",
-        TechVoteRecord.passed.is_(True), TechVoteRecord.target_seat == vote.target_seat,
-        TechVoteRecord.record_line <= vote.record_line))
-    return fouls >= FOULS_TO_REMOVE
+    fouls = await s.scalar(
+        select(func.count())
+        .select_from(TechVoteRecord)
+        .where(
+            TechVoteRecord.table_id == vote.table_id,
+            TechVoteRecord.kind == "foul",
+            TechVoteRecord.passed.is_(True),
+            TechVoteRecord.target_seat == vote.target_seat,
+            TechVoteRecord.record_line <= vote.record_line,
+        )
+    )
+    return (fouls or 0) >= FOULS_TO_REMOVE
 
 
-async def overturn(s: AsyncSession, moderator_id: int, case_id: int, reason: object,
-                   now: datetime | None = None) -> int:
+async def overturn(
+    s: AsyncSession, moderator_id: int, case_id: int, reason: object, now: datetime | None = None
+) -> int:
     """The vote was wrong. Returns the audit entry's id; its details say
     whether the game's ranked result was voided by this decision."""
     text, now = reason_text(reason), now or utcnow()
@@ -104,43 +150,71 @@ async def overturn(s: AsyncSession, moderator_id: int, case_id: int, reason: obj
         if vote.game_id is None:
             status = await s.scalar(select(GameTable.status).where(GameTable.id == vote.table_id))
             if status in ("open", "playing"):
-                raise Conflict(f"the game at table {vote.table_id} is still on: this {vote.kind}"
-                               " changed it, so it is overturned once the game has ended")
+                raise Conflict(
+                    f"the game at table {vote.table_id} is still on: this {vote.kind}"
+                    " changed it, so it is overturned once the game has ended"
+                )
         else:
-            voided = await ratings.void_game(s, vote.game_id, now)
+            voided = await league.void_game(s, vote.game_id, now)
     _close(case, "overturned", moderator_id, now)
-    return await audit.append(s, moderator_id, "overturn", text, user_id=vote.target_id,
-                              case_id=case.id, details=_vote_details(vote, voided=voided),
-                              now=now)
+    return await audit.append(
+        s,
+        moderator_id,
+        "overturn",
+        text,
+        user_id=vote.target_id,
+        case_id=case.id,
+        details=_vote_details(vote, voided=voided),
+        now=now,
+    )
 
 
-async def dismiss(s: AsyncSession, moderator_id: int, case_id: int, reason: object,
-                  now: datetime | None = None) -> int:
+async def dismiss(
+    s: AsyncSession, moderator_id: int, case_id: int, reason: object, now: datetime | None = None
+) -> int:
     """The report was unfounded. Returns the audit entry's id."""
     text, now = reason_text(reason), now or utcnow()
     case = await _open_case(s, case_id, moderator_id)
     if case.report_id is None:
-        raise Invalid(f"case {case_id} is a technical vote: it is upheld or overturned,"
-                      " not dismissed")
+        raise Invalid(
+            f"case {case_id} is a technical vote: it is upheld or overturned, not dismissed"
+        )
     report = await s.get(Report, case.report_id)
+    assert report is not None  # a case of a report keeps it (foreign key)
     _close(case, "dismissed", moderator_id, now)
-    return await audit.append(s, moderator_id, "dismiss", text, case_id=case.id, now=now,
-                              details={"report": report.id, "game": report.game_id})
+    return await audit.append(
+        s,
+        moderator_id,
+        "dismiss",
+        text,
+        case_id=case.id,
+        now=now,
+        details={"report": report.id, "game": report.game_id},
+    )
 
 
-def _days(kind: str, days: object) -> int | None:
+def _days(kind: str, days: int | None) -> int | None:
+    """The suspension's length (a whole number already, checked where the
+    request was read: omerta/server/params.py)."""
     if kind != "suspension":
         if days is not None:
             raise Invalid(f"only a suspension has a number of days, not a {kind}")
         return None
-    if isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= MAX_DAYS:
+    if days is None or not 1 <= days <= MAX_DAYS:
         raise Invalid(f"a suspension needs 'days': a whole number from 1 to {MAX_DAYS}")
     return days
 
 
-async def sanction(s: AsyncSession, moderator_id: int, user_id: int, kind: object,
-                   reason: object, days: object = None, case_id: int | None = None,
-                   now: datetime | None = None) -> Sanction:
+async def sanction(
+    s: AsyncSession,
+    moderator_id: int,
+    user_id: int,
+    kind: object,
+    reason: object,
+    days: int | None = None,
+    case_id: int | None = None,
+    now: datetime | None = None,
+) -> Sanction:
     """Give a warning, a suspension for `days` or a ban."""
     if kind not in KINDS:
         raise Invalid(f"a sanction is one of {', '.join(KINDS)}; got {kind!r}")
@@ -152,18 +226,44 @@ async def sanction(s: AsyncSession, moderator_id: int, user_id: int, kind: objec
     if case_id is not None and await s.get(ModerationCase, case_id) is None:
         raise NotFound(f"no case {case_id}")
     ends = now + timedelta(days=length) if length else None
-    given = Sanction(user_id=user_id, kind=kind, reason=text, starts_at=now, ends_at=ends,
-                     moderator_id=moderator_id, case_id=case_id)
+    given = Sanction(
+        user_id=user_id,
+        kind=kind,
+        reason=text,
+        starts_at=now,
+        ends_at=ends,
+        moderator_id=moderator_id,
+        case_id=case_id,
+    )
     s.add(given)
     await s.flush()
-    await audit.append(s, moderator_id, "sanction", text, user_id=user_id, case_id=case_id,
-                       now=now, details={"sanction": given.id, "kind": kind, "days": length,
-                                         "ends_at": ends.isoformat() if ends else None})
+    left = await unseat(s, user_id, now)
+    await audit.append(
+        s,
+        moderator_id,
+        "sanction",
+        text,
+        user_id=user_id,
+        case_id=case_id,
+        now=now,
+        details={
+            "sanction": given.id,
+            "kind": kind,
+            "days": length,
+            "ends_at": ends.isoformat() if ends else None,
+            "unseated_from": left,
+        },
+    )
     return given
 
 
-async def lift(s: AsyncSession, moderator_id: int, sanction_id: int, reason: object,
-               now: datetime | None = None) -> int:
+async def lift(
+    s: AsyncSession,
+    moderator_id: int,
+    sanction_id: int,
+    reason: object,
+    now: datetime | None = None,
+) -> int:
     """End a sanction early. Returns the audit entry's id."""
     text, now = reason_text(reason), now or utcnow()
     given = await s.scalar(select(Sanction).where(Sanction.id == sanction_id).with_for_update())
@@ -172,6 +272,13 @@ async def lift(s: AsyncSession, moderator_id: int, sanction_id: int, reason: obj
     if given.lifted_at is not None or (given.ends_at is not None and given.ends_at <= now):
         raise Conflict(f"sanction {sanction_id} has already ended")
     given.lifted_at, given.lifted_by = now, moderator_id
-    return await audit.append(s, moderator_id, "lift_sanction", text, user_id=given.user_id,
-                              case_id=given.case_id, now=now,
-                              details={"sanction": given.id, "kind": given.kind})
+    return await audit.append(
+        s,
+        moderator_id,
+        "lift_sanction",
+        text,
+        user_id=given.user_id,
+        case_id=given.case_id,
+        now=now,
+        details={"sanction": given.id, "kind": given.kind},
+    )

@@ -1,6 +1,7 @@
 """The abuse flag (T1-T3 used by a group against one player across games),
 and no automatic sanctions: a flag or a pile of reports changes nothing
 until a moderator decides."""
+
 from __future__ import annotations
 
 from datetime import timedelta
@@ -23,20 +24,26 @@ NOW = utcnow()
 async def _users(s, signed_in=()) -> dict[str, int]:
     out = {}
     for ch in NAMES:
-        out[ch] = signed_in[ch] if ch in signed_in else (await users.add_user(s, f"user{ch}", "!")).id
+        out[ch] = (
+            signed_in[ch] if ch in signed_in else (await users.add_user(s, f"user{ch}", "!")).id
+        )
     return out
 
 
-async def _vote(s, who: dict[str, int], voters: str, days_ago: float, table_id=None,
-                line: int = 5) -> int:
+async def _vote(
+    s, who: dict[str, int], voters: str, days_ago: float, table_id=None, line: int = 5
+) -> int:
     """A passed foul against T at a table of T and `voters`, all voting yes.
     Returns the case id."""
     seats = [who["T"], *(who[ch] for ch in voters)]
     table_id = table_id or await seat_table(s, seats)
-    vote = await record_tech_vote(s, table_id, line,
-                                  tech_event("foul", 2, 1, yes=range(2, len(seats) + 1),
-                                             seats=range(1, len(seats) + 1)),
-                                  NOW - timedelta(days=days_ago))
+    vote = await record_tech_vote(
+        s,
+        table_id,
+        line,
+        tech_event("foul", 2, 1, yes=range(2, len(seats) + 1), seats=range(1, len(seats) + 1)),
+        NOW - timedelta(days=days_ago),
+    )
     return await s.scalar(select(ModerationCase.id).where(ModerationCase.vote_id == vote))
 
 
@@ -45,7 +52,8 @@ async def _flagged(s, case_id: int) -> bool:
 
 
 async def test_T1_the_same_three_voters_passing_votes_against_one_player_in_three_games_flag_it(
-        harness):
+    harness,
+):
     async with harness.db.begin() as s:
         who = await _users(s)
         first = await _vote(s, who, "ABC123", days_ago=60)
@@ -62,12 +70,13 @@ async def test_T1_the_same_three_voters_passing_votes_against_one_player_in_thre
 
 NEAR_MISSES = {
     "only one other game": [("ABC456", 30, None)],
-    "only two of the same voters in one of the games": [("ABC123", 60, None),
-                                                        ("AB4567", 30, None)],
+    "only two of the same voters in one of the games": [("ABC123", 60, None), ("AB4567", 30, None)],
     "one of the games more than 90 days ago": [("ABC123", 91, None), ("ABC456", 30, None)],
     "both earlier votes in the same game": [("ABC123", 60, "same"), ("ABC123", 59, "same")],
-    "three shared in each game but not the same three": [("ABC123", 60, None),
-                                                         ("DEF456", 30, None)],
+    "three shared in each game but not the same three": [
+        ("ABC123", 60, None),
+        ("DEF456", 30, None),
+    ],
 }
 
 
@@ -89,10 +98,10 @@ async def test_no_number_of_flags_or_reports_sanctions_anyone_without_a_moderato
     ids = [(await c.get("/api/me")).body["user"]["id"] for c in (target, *others)]
     async with harness.db.begin() as s:
         who = await _users(s, signed_in={"T": ids[0]})
-        for days_ago in (80, 60, 40, 20, 0):          # five flagged-pattern votes in five games
+        for days_ago in (80, 60, 40, 20, 0):  # five flagged-pattern votes in five games
             await _vote(s, who, "ABC123", days_ago)
         game = await finish(s, await seat_table(s, ids), ids)
-    for reporter in others:                           # everyone else reports the game
+    for reporter in others:  # everyone else reports the game
         reply = await reporter.post("/api/reports", {"game": game, "reason": "userT cheated"})
         assert reply.status == 201
     async with harness.db.begin() as s:

@@ -1,5 +1,6 @@
 """Building what moderators review: signed-in players, tables with their
 seats and records, technical votes, finished ranked games."""
+
 from __future__ import annotations
 
 import json
@@ -8,13 +9,14 @@ from datetime import datetime
 
 from sqlalchemy import update
 
+from omerta import league
 from omerta.moderation.admin import grant_moderator
 from omerta.moderation.records import attach_game, record_tech_vote
-from omerta.ratings.awards import forfeits, team_result
+from omerta.ratings.awards import team_result
 from omerta.script import Player, parse
-from omerta.store import ratings, tables, users
+from omerta.store import tables, users
 from omerta.store.games import PlayerResult, record_game
-from omerta.store.models import GameTable
+from omerta.store.models import GameTable, TableStatus
 
 ROLES = ["don", "mafia", "mafia", "sheriff"] + ["civilian"] * 6
 DEAL = {str(seat): role for seat, role in enumerate(ROLES, 1)}
@@ -43,37 +45,55 @@ async def moderator(h, name: str = "moddy"):
     return client
 
 
-async def seat_table(s, user_ids, status: str = "finished", ruleset: str = "classic") -> int:
+async def seat_table(
+    s, user_ids, status: TableStatus = "finished", ruleset: str = "classic"
+) -> int:
     """A table with user_ids[i] in seat i + 1 (None: a bot)."""
     creator = next(u for u in user_ids if u is not None)
     table_id = await tables.create_table(s, creator, ruleset, {}, 1)
     table = await tables.get_table(s, table_id, lock=True)
+    assert table is not None
     await tables.add_seats(s, table, list(user_ids))
-    await s.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
+    if status == "finished" or status == "abandoned":
+        await tables.end_table(s, table_id, status)
+    else:
+        await s.execute(update(GameTable).where(GameTable.id == table_id).values(status=status))
     return table_id
 
 
-def tech_event(kind: str, by: int, target: int, yes, seats=range(1, 11), passed=None,
-               day: int = 1) -> dict:
+def tech_event(
+    kind: str, by: int, target: int, yes, seats=range(1, 11), passed=None, day: int = 1
+) -> dict:
     """A tech_record event as the engine's to_dict() gives it (T2: non-voters no)."""
     ballots = {str(seat): seat in set(yes) for seat in seats}
     passed = 2 * len(set(yes)) > len(list(seats)) if passed is None else passed
-    return {"event": "tech_record", "t": 90, "kind": kind, "by": by, "target": target,
-            "ballots": ballots, "passed": passed, "phase": "day", "day": day,
-            "called_at": 60.0}
+    return {
+        "event": "tech_record",
+        "t": 90,
+        "kind": kind,
+        "by": by,
+        "target": target,
+        "ballots": ballots,
+        "passed": passed,
+        "phase": "day",
+        "day": day,
+        "called_at": 60.0,
+    }
 
 
-async def finish(s, table_id: int, user_ids, winner: str = "red", forfeit=(),
-                 when: datetime | None = None) -> int:
+async def finish(
+    s, table_id: int, user_ids, winner: str = "red", forfeit=(), when: datetime | None = None
+) -> int:
     """Store the table's finished game (standard deal), rate it, link its votes."""
-    players = [PlayerResult(seat, uid, role,
-                            team_result(winner, "black" if role in ("don", "mafia") else "red"),
-                            seat in forfeit)
-               for seat, (uid, role) in enumerate(zip(user_ids, ROLES), 1)]
+    teams = ["black" if role in ("don", "mafia") else "red" for role in ROLES]
+    players = [
+        PlayerResult(seat, uid, role, team_result(winner, team), team, seat in forfeit)
+        for seat, (uid, role, team) in enumerate(zip(user_ids, ROLES, teams), 1)
+    ]
     game_id = await record_game(s, table_id, winner, "test", True, players, ended_at=when)
-    await ratings.apply_game(s, game_id, when)
+    await league.apply_game(s, game_id, when)
     await attach_game(s, table_id, game_id)
-    await s.execute(update(GameTable).where(GameTable.id == table_id).values(status="finished"))
+    await tables.end_table(s, table_id, "finished", when)
     return game_id
 
 
@@ -81,7 +101,7 @@ async def finish(s, table_id: int, user_ids, winner: str = "red", forfeit=(),
 class Played:
     table_id: int
     game_id: int | None
-    votes: list[int]          # in the order they ended
+    votes: list[int]  # in the order they ended
     vote_lines: list[int]
 
 
@@ -99,8 +119,9 @@ async def play_record(s, user_ids, lines: list[dict], header: dict | None = None
         before = len(player.events)
         player.play(step)
         produced += [(step.number - 1, e) for e in player.events[before:]]
-    await tables.append_records(s, table_id, [tables.RecordLine(n, text)
-                                              for n, text in enumerate(texts)])
+    await tables.append_records(
+        s, table_id, [tables.RecordLine(n, text) for n, text in enumerate(texts)]
+    )
     votes, vote_lines = [], []
     for line, event in produced:
         if event.event == "tech_record":
@@ -108,6 +129,7 @@ async def play_record(s, user_ids, lines: list[dict], header: dict | None = None
             vote_lines.append(line)
     game_id = None
     if player.state.over:
-        out = forfeits(e.to_dict() for e in player.events)
+        out = player.state.forfeits
+        assert player.state.winner is not None  # a game that is over has one
         game_id = await finish(s, table_id, user_ids, player.state.winner, forfeit=out)
     return Played(table_id, game_id, votes, vote_lines)
