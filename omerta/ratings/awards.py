@@ -2,12 +2,13 @@
 
 Experience for every finished ranked game, more for a win; coins for a win
 (and a little for a draw). A player removed by the table (T3) or whose
-technical defeat ended the game (T4) gets nothing: the table judged them.
-None of this ever touches the skill rating."""
+technical defeat ended the game (T4) gets nothing: the table judged them
+(the engine keeps who in `State.forfeits`). None of this ever touches the
+skill rating."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 
 EXPERIENCE = {"win": 30, "draw": 20, "loss": 10}
 COINS = {"win": 10, "draw": 3, "loss": 0}
@@ -23,18 +24,6 @@ def award(result: str, forfeit: bool) -> Award:
     if forfeit:
         return Award(0, 0)
     return Award(COINS[result], EXPERIENCE[result])
-
-
-def forfeits(events: Iterable[Mapping]) -> set[int]:
-    """Seats removed by the table (T3) or handed a technical defeat (T4),
-    read from a game's events (their JSON form)."""
-    out: set[int] = set()
-    for e in events:
-        if e["event"] == "left" and e["cause"] == "removed":
-            out.add(e["seat"])
-        elif e["event"] == "tech_vote" and e["kind"] == "defeat" and e["passed"]:
-            out.add(e["target"])
-    return out
 
 
 def team_result(winner: str, team: str) -> str:

@@ -25,11 +25,15 @@ ratings and the SideState, pass them in and store what comes back.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import Literal, Mapping, Sequence
+from typing import Literal
 
 Outcome = Literal["red", "black", "draw"]
+
+# Per-player numbers for one game: (red team's, black team's), in team order.
+Weights = tuple[Sequence[float], Sequence[float]]
 
 # Expected red score for each outcome; a draw is half a win for both sides.
 # Read-only, so no caller can change the model for everyone.
@@ -128,12 +132,36 @@ def _z(
     red_var: list[float],
     black_var: list[float],
     side_var: float,
+    weights: Weights | None,
 ) -> tuple[float, float]:
-    """Mean and variance of z = mean(red skill) - mean(black skill) + side."""
-    nr, nb = len(red), len(black)
-    m = sum(r.mu for r in red) / nr - sum(b.mu for b in black) / nb + side_mu
-    v = sum(red_var) / (nr * nr) + sum(black_var) / (nb * nb) + side_var
+    """Mean and variance of z = red strength - black strength + side, a
+    team's strength being its players' mean skill or, given weights, their
+    weighted sum."""
+    if weights is None:
+        nr, nb = len(red), len(black)
+        m = sum(r.mu for r in red) / nr - sum(b.mu for b in black) / nb + side_mu
+        v = sum(red_var) / (nr * nr) + sum(black_var) / (nb * nb) + side_var
+        return m, v
+    wr, wb = weights
+    m = sum(w * r.mu for w, r in zip(wr, red)) - sum(w * b.mu for w, b in zip(wb, black)) + side_mu
+    v = (
+        sum(w * w * var for w, var in zip(wr, red_var))
+        + sum(w * w * var for w, var in zip(wb, black_var))
+        + side_var
+    )
     return m, v
+
+
+def team_weights(
+    red: Sequence[Rating], black: Sequence[Rating], weights: Weights | None = None
+) -> Weights:
+    """How much each player's skill counts in their team's strength: the
+    given weights (checked), or the team mean (1/7 each for red, 1/3 for black)."""
+    if weights is None:
+        return [1.0 / len(red)] * len(red), [1.0 / len(black)] * len(black)
+    if len(weights[0]) != len(red) or len(weights[1]) != len(black):
+        raise ValueError("one weight per player")
+    return list(weights[0]), list(weights[1])
 
 
 def _expected(m: float, v: float) -> tuple[float, float]:
@@ -146,10 +174,24 @@ def _expected(m: float, v: float) -> tuple[float, float]:
     return _logistic(m / c), c
 
 
-def predict(red: Sequence[Rating], black: Sequence[Rating], side: SideState) -> float:
-    """Expected red score: P(red wins) + P(draw) / 2."""
+def predict(
+    red: Sequence[Rating],
+    black: Sequence[Rating],
+    side: SideState,
+    weights: Weights | None = None,
+) -> float:
+    """Expected red score: P(red wins) + P(draw) / 2.  ``weights``: see
+    team_weights (the model uses team means; omerta.ratings.features tries others)."""
     _check_teams(red, black)
-    m, v = _z(red, black, side.mu, [r.sigma**2 for r in red], [b.sigma**2 for b in black], side.sigma**2)
+    m, v = _z(
+        red,
+        black,
+        side.mu,
+        [r.sigma**2 for r in red],
+        [b.sigma**2 for b in black],
+        side.sigma**2,
+        None if weights is None else team_weights(red, black, weights),
+    )
     return _expected(m, v)[0]
 
 
@@ -165,9 +207,20 @@ def update(
     outcome: Outcome,
     side: SideState,
     params: ModelParams = DEFAULT_PARAMS,
+    weights: Weights | None = None,
+    credit: Weights | None = None,
 ) -> tuple[list[Rating], list[Rating], SideState]:
-    """Ratings of both teams and the side belief after one finished game."""
+    """Ratings of both teams and the side belief after one finished game.
+
+    ``weights`` as in predict; ``credit`` scales each player's share of the
+    result (1: as the weights say; omerta.ratings.features tries others)."""
     _check_teams(red, black)
+    wr, wb = team_weights(red, black, weights)
+    cr, cb = (
+        team_weights(red, black, credit)
+        if credit is not None
+        else ([1.0] * len(red), [1.0] * len(black))
+    )
     if outcome not in SCORE:
         raise ValueError(f"outcome must be 'red', 'black' or 'draw', not {outcome!r}")
     y = SCORE[outcome]
@@ -179,7 +232,9 @@ def update(
     black_var = [_drift(b.sigma, tau, cap) ** 2 for b in black]
     side_var = _drift(side.sigma, params.side_tau, params.side_sigma0) ** 2
 
-    m, v = _z(red, black, side.mu, red_var, black_var, side_var)
+    m, v = _z(
+        red, black, side.mu, red_var, black_var, side_var, None if weights is None else (wr, wb)
+    )
     p, c = _expected(m, v)
     # First and (minus) second derivative of the log-likelihood of the result
     # in z: g pulls towards the result, h is how much information it carries.
@@ -187,13 +242,18 @@ def update(
     h = p * (1.0 - p) / (c * c)
 
     def moved(mu: float, var: float, weight: float) -> tuple[float, float]:
-        # weight is dz/dmu: 1/7 for a red player, -1/3 for black, 1 for side.
-        # weight^2 * var <= v and v * h < 2 / pi, so the factor stays positive.
+        # weight is dz/dmu (1/7 for a red player, -1/3 for black, 1 for side),
+        # times the player's credit.  weight^2 * var <= v and v * h < 2 / pi,
+        # so the factor stays positive (credit at most 1 keeps it so).
         return mu + var * weight * g, math.sqrt(var * (1.0 - weight * weight * var * h))
 
-    nr, nb = len(red), len(black)
-    new_red = [Rating(*moved(r.mu, var, 1.0 / nr), r.games + 1) for r, var in zip(red, red_var)]
-    new_black = [Rating(*moved(b.mu, var, -1.0 / nb), b.games + 1) for b, var in zip(black, black_var)]
+    new_red = [
+        Rating(*moved(r.mu, var, w * k), r.games + 1) for r, var, w, k in zip(red, red_var, wr, cr)
+    ]
+    new_black = [
+        Rating(*moved(b.mu, var, -w * k), b.games + 1)
+        for b, var, w, k in zip(black, black_var, wb, cb)
+    ]
     new_side = SideState(*moved(side.mu, side_var, 1.0), side.games + 1)
     return new_red, new_black, new_side
 

@@ -31,7 +31,9 @@ ratings = st.builds(
     games=st.integers(0, 500),
 )
 teams = st.lists(ratings, min_size=1, max_size=8)
-sides = st.builds(SideState, mu=st.floats(-150.0, 150.0), sigma=st.floats(1.0, 100.0), games=st.integers(0, 10**5))
+sides = st.builds(
+    SideState, mu=st.floats(-150.0, 150.0), sigma=st.floats(1.0, 100.0), games=st.integers(0, 10**5)
+)
 outcomes = st.sampled_from(["red", "black", "draw"])
 
 
@@ -39,7 +41,7 @@ def newcomers(n: int) -> list[Rating]:
     return [new_rating() for _ in range(n)]
 
 
-def approx_ratings(rs: list[Rating]) -> list[tuple[float, float, int]]:
+def approx_ratings(rs: list[Rating]) -> list[tuple[object, object, int]]:
     return [(pytest.approx(r.mu, abs=1e-9), pytest.approx(r.sigma, abs=1e-9), r.games) for r in rs]
 
 
@@ -54,19 +56,27 @@ def test_seven_newcomers_against_three_newcomers_is_a_coin_flip_without_a_side_t
 def test_a_team_with_more_players_of_the_same_skill_is_not_stronger():
     strong, weak = Rating(mu=1700.0, sigma=100.0), Rating(mu=1400.0, sigma=100.0)
     side = SideState(mu=0.0)
-    assert predict([strong] * 7, [weak] * 3, side) == pytest.approx(predict([strong] * 3, [weak] * 7, side))
+    assert predict([strong] * 7, [weak] * 3, side) == pytest.approx(
+        predict([strong] * 3, [weak] * 7, side)
+    )
 
 
 # --- symmetry ------------------------------------------------------------------
 
 
+@settings(deadline=None)  # on a loaded shared machine one case can take 300 ms
 @given(teams, teams, sides)
 def test_swapping_the_colours_and_mirroring_the_side_term_mirrors_the_prediction(red, black, side):
-    assert predict(black, red, side.mirrored()) == pytest.approx(1.0 - predict(red, black, side), abs=1e-12)
+    assert predict(black, red, side.mirrored()) == pytest.approx(
+        1.0 - predict(red, black, side), abs=1e-12
+    )
 
 
+@settings(deadline=None)
 @given(teams, teams, sides, outcomes)
-def test_swapping_the_colours_and_mirroring_the_side_term_mirrors_the_update(red, black, side, outcome):
+def test_swapping_the_colours_and_mirroring_the_side_term_mirrors_the_update(
+    red, black, side, outcome
+):
     new_red, new_black, new_side = update(red, black, outcome, side)
     m_black, m_red, m_side = update(black, red, MIRROR[outcome], side.mirrored())
     assert approx_ratings(m_red) == approx_ratings(new_red)
@@ -95,6 +105,7 @@ def test_a_draw_moves_the_favourite_down_and_the_underdog_up():
     assert all(n.mu > o.mu for n, o in zip(new_black, black))
 
 
+@settings(deadline=None)
 @given(teams, teams, sides)
 def test_a_draw_moves_the_side_term_towards_even(red, black, side):
     p = predict(red, black, side)
@@ -108,6 +119,7 @@ def test_a_draw_moves_the_side_term_towards_even(red, black, side):
 # --- monotonicity --------------------------------------------------------------
 
 
+@settings(deadline=None)
 @given(teams, teams, sides, outcomes)
 def test_winners_never_lose_mu_and_losers_never_gain_it(red, black, side, outcome):
     new_red, new_black, _ = update(red, black, outcome, side)
@@ -121,6 +133,7 @@ def test_winners_never_lose_mu_and_losers_never_gain_it(red, black, side, outcom
     assert all(new.mu <= old.mu for old, new in losers)
 
 
+@settings(deadline=None)
 @given(st.floats(0.0, 400.0), st.floats(1.0, 400.0))
 def test_a_bigger_upset_moves_the_winners_more(gap, extra):
     red = [Rating(mu=1500.0, sigma=150.0)] * 7
@@ -148,17 +161,23 @@ def test_a_newcomer_moves_faster_than_a_settled_player_in_the_same_game():
 mus = st.lists(st.floats(500.0, 2500.0), min_size=1, max_size=8)
 
 
+@settings(deadline=None)
 @given(mus, mus, sides, outcomes)
-def test_the_side_advantage_does_not_inflate_player_ratings_when_sigmas_are_equal(red_mu, black_mu, side, outcome):
+def test_the_side_advantage_does_not_inflate_player_ratings_when_sigmas_are_equal(
+    red_mu, black_mu, side, outcome
+):
     red = [Rating(mu=m, sigma=180.0) for m in red_mu]
     black = [Rating(mu=m, sigma=180.0) for m in black_mu]
     new_red, new_black, _ = update(red, black, outcome, side)
-    assert sum(r.mu for r in new_red + new_black) == pytest.approx(sum(red_mu) + sum(black_mu), abs=1e-6)
+    assert sum(r.mu for r in new_red + new_black) == pytest.approx(
+        sum(red_mu) + sum(black_mu), abs=1e-6
+    )
 
 
 # --- uncertainty ---------------------------------------------------------------
 
 
+@settings(deadline=None)
 @given(teams, teams, sides, outcomes)
 def test_without_drift_a_game_never_increases_anyones_sigma(red, black, side, outcome):
     params = ModelParams(tau=0.0, side_tau=0.0)
@@ -186,6 +205,7 @@ def test_a_regular_players_sigma_shrinks_game_after_game():
     assert me.games == 100
 
 
+@settings(deadline=None)
 @given(st.floats(20.0, DEFAULT_PARAMS.sigma0 - 1.0), st.floats(1.0, 100.0), st.floats(1.0, 100.0))
 def test_sigma_grows_with_inactivity_and_longer_breaks_grow_it_more(sigma, days, more_days):
     r = Rating(mu=1620.0, sigma=sigma, games=80)
@@ -209,7 +229,9 @@ def test_inflating_for_zero_days_changes_nothing_and_negative_days_are_rejected(
 def test_more_uncertain_ratings_give_more_cautious_predictions():
     side = SideState(mu=0.0, sigma=0.0)
     sure = predict([Rating(mu=1700.0, sigma=50.0)] * 7, [Rating(mu=1500.0, sigma=50.0)] * 3, side)
-    unsure = predict([Rating(mu=1700.0, sigma=250.0)] * 7, [Rating(mu=1500.0, sigma=250.0)] * 3, side)
+    unsure = predict(
+        [Rating(mu=1700.0, sigma=250.0)] * 7, [Rating(mu=1500.0, sigma=250.0)] * 3, side
+    )
     assert 0.5 < unsure < sure
 
 
@@ -236,10 +258,14 @@ def test_the_side_term_is_learned_while_the_players_are_rated_too():
     for _ in range(6000):
         ids = rng.sample(range(30), 10)
         outcome = "red" if rng.random() < 0.65 else "black"  # everyone equally skilled
-        new_red, new_black, side = update([pool[i] for i in ids[:7]], [pool[i] for i in ids[7:]], outcome, side)
+        new_red, new_black, side = update(
+            [pool[i] for i in ids[:7]], [pool[i] for i in ids[7:]], outcome, side
+        )
         pool.update(zip(ids, new_red + new_black))
     splits = [rng.sample(range(30), 10) for _ in range(500)]
-    mean_p = sum(predict([pool[i] for i in s[:7]], [pool[i] for i in s[7:]], side) for s in splits) / len(splits)
+    mean_p = sum(
+        predict([pool[i] for i in s[:7]], [pool[i] for i in s[7:]], side) for s in splits
+    ) / len(splits)
     assert mean_p == pytest.approx(0.65, abs=0.03)
 
 
@@ -248,11 +274,14 @@ def test_the_side_term_is_learned_while_the_players_are_rated_too():
 
 def test_a_newcomer_is_shown_well_below_average_and_as_provisional():
     r = new_rating()
-    assert display(r) == round(DEFAULT_PARAMS.mu0 - DEFAULT_PARAMS.display_k * DEFAULT_PARAMS.sigma0)
+    assert display(r) == round(
+        DEFAULT_PARAMS.mu0 - DEFAULT_PARAMS.display_k * DEFAULT_PARAMS.sigma0
+    )
     assert display(r) < DEFAULT_PARAMS.mu0
     assert provisional(r)
 
 
+@settings(deadline=None)
 @given(ratings, st.floats(1.0, 200.0))
 def test_the_displayed_number_rises_with_mu_and_falls_with_sigma(r, delta):
     assert display(Rating(r.mu + delta, r.sigma, r.games)) >= display(r)
@@ -270,7 +299,7 @@ def test_a_player_stops_being_provisional_at_the_configured_number_of_games():
 # --- purity and input checks ------------------------------------------------------
 
 
-@settings(max_examples=25)
+@settings(max_examples=25, deadline=None)
 @given(teams, teams, sides, outcomes)
 def test_the_same_inputs_always_give_the_same_outputs(red, black, side, outcome):
     first = update(red, black, outcome, side)
@@ -284,4 +313,4 @@ def test_an_empty_team_or_an_unknown_outcome_is_rejected():
     with pytest.raises(ValueError):
         update(newcomers(7), [], "red", new_side())
     with pytest.raises(ValueError):
-        update(newcomers(7), newcomers(3), "mafia", new_side())  # type: ignore[arg-type]
+        update(newcomers(7), newcomers(3), "mafia", new_side())

@@ -1,0 +1,1 @@
+"""Tournaments: seating schedules, rounds, standings (issue 18)."""
