@@ -1,5 +1,6 @@
 """English, Ukrainian and Polish: chosen by the browser, or by the switch,
 which is remembered."""
+
 from __future__ import annotations
 
 

@@ -1,6 +1,7 @@
 """`omerta serve` serves the client: the entry page at /, web/ under /web/
 (revalidated on every load, so an upgrade never mixes old and new modules).
 No browser needed."""
+
 from __future__ import annotations
 
 import json

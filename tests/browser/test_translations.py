@@ -1,6 +1,7 @@
-"""Every text of the web client comes from web/i18n/<lang>.json: the three
+"""Every text of the web client comes from omerta/web/i18n/<lang>.json: the three
 languages have the same keys and placeholders, and every key the client
 asks for exists. No browser needed."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-WEB = Path(__file__).resolve().parents[2] / "web"
+WEB = Path(__file__).resolve().parents[2] / "omerta" / "web"
 LANGUAGES = ("en", "uk", "pl")
 PLURAL_FORMS = {"zero", "one", "two", "few", "many", "other"}
 FIRST_ARGUMENT = re.compile(r"""\bt(?:Maybe)?\(([^(),]*)""")
@@ -64,8 +65,11 @@ def test_every_language_has_the_same_keys_and_placeholders(lang):
 
 
 def test_plural_entries_have_the_forms_each_language_needs():
-    needed = {"en": {"one", "other"}, "uk": {"one", "few", "many", "other"},
-              "pl": {"one", "few", "many", "other"}}
+    needed = {
+        "en": {"one", "other"},
+        "uk": {"one", "few", "many", "other"},
+        "pl": {"one", "few", "many", "other"},
+    }
 
     def plurals(node, prefix=""):
         for name, value in node.items():
@@ -73,6 +77,7 @@ def test_plural_entries_have_the_forms_each_language_needs():
                 yield f"{prefix}{name}", set(value)
             elif isinstance(value, dict):
                 yield from plurals(value, f"{prefix}{name}.")
+
     for lang in LANGUAGES:
         for key, forms in plurals(_load(lang)):
             assert needed[lang] <= forms, f"{lang}.json {key} lacks {needed[lang] - forms}"
@@ -85,14 +90,19 @@ def test_every_key_the_client_uses_exists():
     assert len(used) > 100, "the key scanner finds the client's t() calls"
     missing = [k for k in used if _lookup(english, k) is None]
     assert sorted(missing) == []
-    prefixes = [k for k in set(TEMPLATE_KEY.findall(source)) if not isinstance(_lookup(english, k), dict)]
+    prefixes = [
+        k for k in set(TEMPLATE_KEY.findall(source)) if not isinstance(_lookup(english, k), dict)
+    ]
     assert sorted(prefixes) == []
 
 
 def test_every_key_in_the_files_is_used():
     source = _sources()
-    used = set(STRING.findall(source))     # keys may also sit in lists handed to t()
+    used = set(STRING.findall(source))  # keys may also sit in lists handed to t()
     prefixes = set(TEMPLATE_KEY.findall(source))
-    unused = [key for key in _leaves(_load("en"))
-              if key not in used and not any(key.startswith(p + ".") for p in prefixes)]
+    unused = [
+        key
+        for key in _leaves(_load("en"))
+        if key not in used and not any(key.startswith(p + ".") for p in prefixes)
+    ]
     assert sorted(unused) == []
