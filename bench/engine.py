@@ -5,6 +5,7 @@
 Prints games/s (with the random players' own choosing), engine-only games/s
 and steps/s (time inside `apply` alone), and bytes of state per table (the
 pickled state mid-game). One process, one core."""
+
 from __future__ import annotations
 
 import argparse
@@ -14,7 +15,7 @@ import statistics
 import time
 
 from omerta.bots import choose
-from omerta.table import CLASSIC, Timeout, apply, new_game
+from omerta.table import CLASSIC, Action, Timeout, apply, new_game
 
 
 def play(seed: int, clock=time.perf_counter) -> tuple[int, float, int]:
@@ -23,11 +24,14 @@ def play(seed: int, clock=time.perf_counter) -> tuple[int, float, int]:
     state, _ = new_game(CLASSIC, {}, seed)
     steps, inside, size = 0, 0.0, 0
     while not state.over:
-        action = choose(state, rng.randint(1, state.n), rng)
-        if action is None or action.name == "tech_call":
-            action, now = Timeout(), state.next_deadline
+        chosen = choose(state, rng.randint(1, state.n), rng)
+        action: Action | Timeout
+        if chosen is None or chosen.name == "tech_call":
+            deadline = state.next_deadline
+            assert deadline is not None, "a game that is not over waits for a deadline"
+            action, now = Timeout(), deadline
         else:
-            now = state.now
+            action, now = chosen, state.now
         start = clock()
         state, _ = apply(state, action, now)
         inside += clock() - start
@@ -42,7 +46,7 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    steps = inside = 0
+    steps, inside = 0, 0.0
     sizes = []
     start = time.perf_counter()
     for i in range(args.games):

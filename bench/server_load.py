@@ -2,6 +2,12 @@
 
     .venv/bin/python bench/server_load.py --tables 500 --time-scale 10 --seconds 60
 
+With --nodes K (Postgres only) it starts K nodes of a cluster instead
+(docs/deploy.md, "Several nodes"); the tables are made once every node is
+up, each node adopts its share, and each client process connects to one
+node, whatever node runs its tables (the sockets of the others are
+forwarded): it prints each node's tables, CPU and step and timer p99.
+
 Prepares a fresh database (SQLite in a temporary directory, or
 --database-url) with N playing tables of 10 signed-in players, starts
 `omerta serve --debug-stats` on it as a subprocess (loopback only), connects
@@ -12,14 +18,18 @@ view, so it bounds the latency from above), timer lateness p99 (measured in
 the server: a deadline's due wall time to the actor firing it), CPU per
 table, and the fan-out rate of a bare aiohttp WebSocket broadcast to as
 many connections, as the ceiling. Stops by itself."""
+
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import multiprocessing
 import os
 import random
 import re
+import resource
 import secrets
 import signal
 import statistics
@@ -27,17 +37,29 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import aiohttp
+import asyncpg
 from aiohttp import web
+from sqlalchemy.engine import make_url
 
 from omerta.store import Database, tables, upgrade, users
 
 ROOT = Path(__file__).resolve().parents[1]
 CONNECT_AT_ONCE = 20
+#: Tables made at once before the run.
+PREPARE_AT_ONCE = 8
+#: Seconds a client process has to open its sockets.
+CONNECT_SECONDS = 600
+#: Sockets one client process opens at most (its descriptors and its core).
+SOCKETS_PER_CLIENT = 5000
+#: Files a server process keeps open beside its sockets (listener, database, epoll).
+FILES_BESIDE_SOCKETS = 100
 TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -54,31 +76,40 @@ def pct(values: list[float], p: float) -> float:
 
 # --- set-up ---------------------------------------------------------------------
 
+
 async def prepare(url: str, count: int) -> list[tuple[int, list[str]]]:
-    """`count` playing tables of 10 people each; (table id, session tokens)."""
+    """`count` playing tables of 10 people each; (table id, session tokens).
+    Several tables are made at once: one at a time, 2,000 take a quarter of
+    an hour on a busy machine."""
     await upgrade(url)
     db = Database.connect(url)
     prefix = f"b{secrets.token_hex(3)}_"
-    out = []
+    gate = asyncio.Semaphore(PREPARE_AT_ONCE)
+
+    async def one(n: int) -> tuple[int, list[str]]:
+        async with gate, db.begin() as s:
+            people = [await users.add_user(s, f"{prefix}{n * 10 + i}", "!") for i in range(10)]
+            tokens = [await users.open_session(s, p.id, timedelta(hours=2)) for p in people]
+            table_id = await tables.create_table(
+                s, people[0].id, "classic", {}, secrets.randbelow(2**53)
+            )
+            created = await tables.get_table(s, table_id, lock=True)
+            assert created is not None
+            await tables.add_seats(s, created, [p.id for p in people])
+            table = await tables.get_table(s, table_id)
+            assert table is not None
+            await tables.start_table(s, table, table.seats)
+        return table_id, tokens
+
     try:
-        for n in range(count):
-            async with db.begin() as s:
-                people = [await users.add_user(s, f"{prefix}{n * 10 + i}", "!") for i in range(10)]
-                tokens = [await users.open_session(s, p.id, timedelta(hours=2)) for p in people]
-                table_id = await tables.create_table(s, people[0].id, "classic", {},
-                                                     secrets.randbelow(2 ** 53))
-                await tables.add_seats(s, await tables.get_table(s, table_id, lock=True),
-                                       [p.id for p in people])
-                table = await tables.get_table(s, table_id)
-                await tables.start_table(s, table, table.seats)
-            out.append((table_id, tokens))
+        return await asyncio.gather(*(one(n) for n in range(count)))
     finally:
         await db.close()
-    return out
 
 
 def start(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None
     line = process.stdout.readline()
     found = re.search(r"(http://\S+?)/?(\s|$)", line)
     if not found:
@@ -88,6 +119,7 @@ def start(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, st
 
 
 # --- the bot clients --------------------------------------------------------------
+
 
 def choose(view: dict, rng: random.Random) -> dict | None:
     """A player's move from its view. Speeches mostly run their full length
@@ -130,12 +162,20 @@ class Counters:
     measuring: bool = False
 
 
-async def player(session: aiohttp.ClientSession, base: str, table_id: int, token: str,
-                 counters: Counters, connected: asyncio.Semaphore, ready: list[int]) -> None:
+async def player(
+    session: aiohttp.ClientSession,
+    base: str,
+    table_id: int,
+    token: str,
+    counters: Counters,
+    connected: asyncio.Semaphore,
+    ready: list[int],
+) -> None:
     rng = random.Random(token)
     async with connected:
-        ws = await session.ws_connect(f"{base}/api/tables/{table_id}/ws",
-                                      headers={"Cookie": f"omerta_session={token}"})
+        ws = await session.ws_connect(
+            f"{base}/api/tables/{table_id}/ws", headers={"Cookie": f"omerta_session={token}"}
+        )
     ready.append(1)
     sent: dict[str, float] = {}
     pending: str | None = None
@@ -160,12 +200,12 @@ async def player(session: aiohttp.ClientSession, base: str, table_id: int, token
         counters.messages += counters.measuring
         counters.bytes += len(message.data) * counters.measuring
         if message.data.startswith('{"type":"event"'):
-            continue                      # only counted: a bot decides from its view
+            continue  # only counted: a bot decides from its view
         m = json.loads(message.data)
         if m["type"] == "view":
             view = m["view"]
             await act()
-        elif m["type"] in ("ack", "error") and m.get("id") == pending:
+        elif m["type"] in ("ack", "error") and pending is not None and m.get("id") == pending:
             if counters.measuring:
                 counters.latencies.append(time.perf_counter() - sent.pop(pending))
                 counters.refused += m["type"] == "error"
@@ -174,36 +214,140 @@ async def player(session: aiohttp.ClientSession, base: str, table_id: int, token
     await ws.close()
 
 
-async def load(base: str, seated: list[tuple[int, list[str]]], warmup: float,
-               seconds: float) -> dict:
+async def play(base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any) -> None:
+    """One client process: connect a socket per token, play, and count the
+    messages and latencies while the parent says the window is open."""
     counters = Counters()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
-        gate, ready = asyncio.Semaphore(CONNECT_AT_ONCE), []
-        tasks = [asyncio.create_task(player(session, base, table_id, token, counters, gate, ready))
-                 for table_id, tokens in seated for token in tokens]
+        gate = asyncio.Semaphore(CONNECT_AT_ONCE)
+        ready: list[int] = []
+        tasks = [
+            asyncio.create_task(player(session, base, table_id, token, counters, gate, ready))
+            for table_id, tokens in seated
+            for token in tokens
+        ]
         started = time.perf_counter()
-        while len(ready) < len(tasks) and time.perf_counter() - started < 120:
+        while len(ready) < len(tasks) and time.perf_counter() - started < CONNECT_SECONDS:
             await asyncio.sleep(0.2)
-        await asyncio.sleep(warmup)
-        async with session.get(f"{base}/api/debug/stats?reset=1") as r:
-            before = await r.json()
+        results.put(("ready", len(ready)))
+        await asyncio.to_thread(control["start"].wait)
         counters.measuring = True
-        t0, cpu0 = time.perf_counter(), time.process_time()
-        await asyncio.sleep(seconds)
+        cpu0 = time.process_time()
+        await asyncio.to_thread(control["stop"].wait)
         counters.measuring = False
-        elapsed = time.perf_counter() - t0
-        client_cpu = (time.process_time() - cpu0) / elapsed
-        async with session.get(f"{base}/api/debug/stats") as r:
-            after = await r.json()
+        results.put(
+            (
+                "done",
+                {
+                    "cpu": time.process_time() - cpu0,
+                    "messages": counters.messages,
+                    "bytes": counters.bytes,
+                    "latencies": counters.latencies,
+                    "refused": counters.refused,
+                },
+            )
+        )
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-    return {"connections": len(ready), "elapsed": elapsed, "counters": counters,
-            "before": before, "after": after, "client_cpu": client_cpu}
+
+
+def client_process(
+    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any
+) -> None:
+    asyncio.run(play(base, seated, control, results))
+
+
+def load(
+    bases: list[str],
+    seated: list[tuple[int, list[str]]],
+    warmup: float,
+    seconds: float,
+    processes: int,
+) -> dict:
+    """Play every table from `processes` client processes (one process
+    cannot hold 20,000 sockets, nor read them on one core); measure one
+    window, the same in all of them. The processes fork before any event
+    loop runs here."""
+    context = multiprocessing.get_context("fork")
+    control = {"start": context.Event(), "stop": context.Event()}
+    results = context.Queue()
+    workers = [
+        context.Process(
+            target=client_process,
+            args=(bases[i % len(bases)], seated[i::processes], control, results),
+            daemon=True,
+        )
+        for i in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    try:
+        return asyncio.run(measure(bases, warmup, seconds, len(workers), control, results))
+    finally:
+        control["stop"].set()
+        for worker in workers:
+            worker.join(30)
+            if worker.is_alive():
+                worker.kill()
+
+
+async def measure(
+    bases: list[str], warmup: float, seconds: float, processes: int, control: Any, results: Any
+) -> dict:
+    connections = 0
+    for _ in range(processes):
+        kind, count = await asyncio.to_thread(results.get, True, CONNECT_SECONDS + 60)
+        assert kind == "ready"
+        connections += count
+    await asyncio.sleep(warmup)
+    async with aiohttp.ClientSession() as session:
+        before = [await stats(session, base, reset=True) for base in bases]
+        control["start"].set()
+        t0 = time.perf_counter()
+        await asyncio.sleep(seconds)
+        control["stop"].set()
+        elapsed = time.perf_counter() - t0
+        nodes = [await stats(session, base) for base in bases]
+    counters, client_cpu = Counters(), []
+    for _ in range(processes):
+        kind, done = await asyncio.to_thread(results.get, True, 60)
+        assert kind == "done"
+        counters.messages += done["messages"]
+        counters.bytes += done["bytes"]
+        counters.latencies += done["latencies"]
+        counters.refused += done["refused"]
+        client_cpu.append(done["cpu"] / elapsed)
+    return {
+        "connections": connections,
+        "elapsed": elapsed,
+        "counters": counters,
+        "before": before[0],
+        "after": nodes[0],
+        "nodes": list(zip(before, nodes)),
+        "client_cpu": client_cpu,
+    }
+
+
+async def stats(session: aiohttp.ClientSession, base: str, reset: bool = False) -> dict:
+    async with session.get(f"{base}/api/debug/stats{'?reset=1' if reset else ''}") as r:
+        return await r.json()
+
+
+async def live_tables(bases: list[str], count: int, timeout: float = 300) -> list[int]:
+    """Wait until the nodes run `count` tables between them; each one's count."""
+    started = time.perf_counter()
+    async with aiohttp.ClientSession() as session:
+        while True:
+            counts = [(await stats(session, base))["tables"] for base in bases]
+            if sum(counts) >= count or time.perf_counter() - started > timeout:
+                return counts
+            await asyncio.sleep(1)
 
 
 # --- the bare broadcast ceiling ---------------------------------------------------
+
 
 def bare_server(port: int) -> None:
     """A WebSocket server that only broadcasts: GET /go?messages=M&size=S
@@ -238,6 +382,7 @@ def bare_server(port: int) -> None:
         await site.start()
         print(f"bare broadcast on http://127.0.0.1:{runner.addresses[0][1]}", flush=True)
         await asyncio.Event().wait()
+
     asyncio.run(run())
 
 
@@ -247,15 +392,20 @@ async def ceiling(base: str, connections: int, size: int, seconds: float) -> flo
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         sockets = []
         for i in range(0, connections, CONNECT_AT_ONCE):
-            sockets += await asyncio.gather(*(session.ws_connect(f"{base}/ws")
-                                              for _ in range(min(CONNECT_AT_ONCE, connections - i))))
+            sockets += await asyncio.gather(
+                *(
+                    session.ws_connect(f"{base}/ws")
+                    for _ in range(min(CONNECT_AT_ONCE, connections - i))
+                )
+            )
 
         async def read(i: int, ws: aiohttp.ClientWebSocketResponse) -> None:
             async for _ in ws:
                 counts[i] += 1
+
         readers = [asyncio.create_task(read(i, ws)) for i, ws in enumerate(sockets)]
         messages = 1
-        while True:       # grow the burst until it lasts long enough to time
+        while True:  # grow the burst until it lasts long enough to time
             t0 = time.perf_counter()
             async with session.get(f"{base}/go?messages={messages}&size={size}") as r:
                 await r.json()
@@ -275,41 +425,151 @@ async def ceiling(base: str, connections: int, size: int, seconds: float) -> flo
 
 # --- the run ----------------------------------------------------------------------
 
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--tables", type=int, default=500)
     parser.add_argument("--time-scale", type=float, default=10.0)
     parser.add_argument("--seconds", type=float, default=60.0, help="measurement window")
     parser.add_argument("--warmup", type=float, default=10.0)
-    parser.add_argument("--database-url", help="default: SQLite in a temporary directory")
+    parser.add_argument(
+        "--database-url",
+        help="default: SQLite in a temporary directory; Postgres: the run gets a"
+        " fresh schema of its own, dropped at the end",
+    )
+    parser.add_argument(
+        "--noise",
+        action="store_true",
+        help="a CPU burner process pinned to the last core for the whole run",
+    )
+    parser.add_argument(
+        "--nodes",
+        type=int,
+        default=1,
+        metavar="K",
+        help="K server processes of one cluster (Postgres only; docs/deploy.md)",
+    )
     parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.nodes > 1 and not (args.database_url or "").startswith("postgresql"):
+        sys.exit("--nodes needs --database-url postgresql://...: nodes share Postgres")
     if args.bare_server is not None:
         bare_server(args.bare_server)
         return
-    with tempfile.TemporaryDirectory() as tmp:
+    sockets = 10 * args.tables
+    limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
+    if sockets > limit - FILES_BESIDE_SOCKETS:
+        sys.exit(
+            f"{sockets} sockets do not fit in one server process: this user may open"
+            f" {limit} files (RLIMIT_NOFILE), at most"
+            f" {(limit - FILES_BESIDE_SOCKETS) // 10} tables"
+        )
+    resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))  # inherited by the server
+    with contextlib.ExitStack() as run, tempfile.TemporaryDirectory() as tmp:
         url = args.database_url or f"sqlite+aiosqlite:///{tmp}/bench.db"
-        t0 = time.perf_counter()
-        seated = asyncio.run(prepare(url, args.tables))
-        print(f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True)
-        env = {**os.environ, "DATABASE_URL": url}
-        server, base = start([sys.executable, "-m", "omerta.cli", "serve", "--port", "0",
-                              "--time-scale", str(args.time_scale), "--debug-stats"], env)
+        if url.startswith("postgresql"):
+            url = run.enter_context(fresh_schema(url))
+        if args.nodes == 1:
+            t0 = time.perf_counter()
+            seated = asyncio.run(prepare(url, args.tables))
+            print(f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True)
+        else:
+            asyncio.run(upgrade(url))  # the nodes check the schema
+        if args.noise:
+            run.enter_context(noise())
+        load_before = os.getloadavg()[0]
+        # every simulated player connects from this one address
+        env = {
+            **os.environ,
+            "DATABASE_URL": url,
+            "OMERTA_LIMIT_SOCKETS_PER_ADDRESS": str(sockets + 100),
+            "OMERTA_CLUSTER_SECRET": secrets.token_hex(16),
+        }
+        command = [sys.executable, "-m", "omerta.cli", "serve", "--port", "0"]
+        command += ["--time-scale", str(args.time_scale), "--debug-stats"]
+        servers: list[tuple[subprocess.Popen, str]] = []
         try:
-            cpu0 = cpu_seconds(server.pid)
-            result = asyncio.run(load(base, seated, args.warmup, args.seconds))
-            cpu = cpu_seconds(server.pid) - cpu0
+            for n in range(args.nodes):
+                node = ["--node", f"n{n + 1}"] if args.nodes > 1 else []
+                servers.append(start(command + node, env))
+            bases = [base for _, base in servers]
+            if args.nodes > 1:
+                t0 = time.perf_counter()
+                seated = asyncio.run(prepare(url, args.tables))
+                counts = asyncio.run(live_tables(bases, args.tables))
+                print(
+                    f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s;"
+                    f" the nodes run {counts}",
+                    flush=True,
+                )
+            cpu0 = [cpu_seconds(server.pid) for server, _ in servers]
+            processes = max(args.nodes, -(-sockets // SOCKETS_PER_CLIENT))
+            result = load(bases, seated, args.warmup, args.seconds, processes)
+            cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - sum(cpu0)
         finally:
-            server.send_signal(signal.SIGTERM)
-            server.wait(30)
-    report(args, result, cpu)
+            for server, _ in servers:
+                server.send_signal(signal.SIGTERM)
+            for server, _ in servers:
+                server.wait(60)
+        result["load"] = (load_before, os.getloadavg()[0])
+        report(args, result, cpu)
+
+
+@contextlib.contextmanager
+def fresh_schema(url: str) -> Iterator[str]:
+    """A schema of the run's own in the Postgres database at `url` (tables
+    left playing by an earlier run would otherwise be resumed and played by
+    the server too); dropped at the end."""
+    parsed = make_url(url)
+    schema = f"bench_{secrets.token_hex(4)}"
+
+    async def run(sql: str) -> None:
+        conn = await asyncpg.connect(
+            host=parsed.host,
+            port=parsed.port,
+            user=parsed.username,
+            password=parsed.password,
+            database=parsed.database,
+        )
+        try:
+            await conn.execute(sql)
+        finally:
+            await conn.close()
+
+    asyncio.run(run(f"CREATE SCHEMA {schema}"))
+    try:
+        yield parsed.update_query_dict({"search_path": schema}).render_as_string(
+            hide_password=False
+        )
+    finally:
+        asyncio.run(run(f"DROP SCHEMA {schema} CASCADE"))
+
+
+@contextlib.contextmanager
+def noise() -> Iterator[None]:
+    """A process that keeps the last core busy (another program on the
+    machine), stopped when the run ends however it ends."""
+    last = max(os.sched_getaffinity(0))
+    burner = subprocess.Popen(
+        [sys.executable, "-c", "while True: pass"],
+        preexec_fn=lambda: os.sched_setaffinity(0, {last}),
+    )
+    try:
+        yield
+    finally:
+        burner.kill()
+        burner.wait()
 
 
 def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
     c: Counters = result["counters"]
     elapsed = result["elapsed"]
     after = result["after"]
-    cpu_window = after["cpu_seconds"] - result["before"]["cpu_seconds"]
+    # every node's CPU and tables (one node: the server's)
+    cpu_window = sum(
+        node["cpu_seconds"] - before["cpu_seconds"] for before, node in result["nodes"]
+    )
+    live = sum(node["tables"] for _, node in result["nodes"])
     rate = c.messages / elapsed
     # The ceiling broadcasts messages of our mean size: a larger message
     # costs more to send, in Python and in the kernel.
@@ -325,34 +585,67 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
         bare.wait()
     busy = cpu_window / elapsed
     lat = [x * 1000 for x in c.latencies]
-    print(f"tables                     {after['tables']} live at the end of {args.tables}"
-          f" ({result['connections']} sockets), time scale {args.time_scale:g}")
+    print(
+        f"tables                     {live} live at the end of {args.tables}"
+        f" ({result['connections']} sockets), time scale {args.time_scale:g}"
+    )
     print(f"messages/s (to clients)    {rate:,.0f}")
-    print(f"actions                    {len(lat):,} ({c.refused} refused),"
-          f" {len(lat) / elapsed:,.0f}/s")
+    print(
+        f"actions                    {len(lat):,} ({c.refused} refused),"
+        f" {len(lat) / elapsed:,.0f}/s"
+    )
     print(f"action->event p50 / p99    {pct(lat, 50):.1f} / {pct(lat, 99):.1f} ms")
     tl = after["timer_lateness"]
-    print(f"timer lateness p50 / p99   {tl['p50_ms']} / {tl['p99_ms']} ms"
-          f" (max {tl['max_ms']}, {tl['count']:,} deadlines)")
+    print(
+        f"timer lateness p50 / p99   {tl['p50_ms']} / {tl['p99_ms']} ms"
+        f" (max {tl['max_ms']}, {tl['count']:,} deadlines)"
+    )
     st = after["steps"]
     print(f"actor step p50 / p99       {st['p50_ms']} / {st['p99_ms']} ms (record write included)")
     lag = after["loop_lag"]
     gc = after["full_gc"]
-    print(f"server loop lag p50 / p99  {lag['p50_ms']} / {lag['p99_ms']} ms;"
-          f" {gc['count']} full garbage collections (max {gc['max_ms']} ms)")
+    print(
+        f"server loop lag p50 / p99  {lag['p50_ms']} / {lag['p99_ms']} ms;"
+        f" {gc['count']} full garbage collections (max {gc['max_ms']} ms)"
+    )
     cm = after["commits"]
-    print(f"group commit p50 / p99     {cm['p50_ms']} / {cm['p99_ms']} ms,"
-          f" {after['steps_per_commit']} steps per commit")
-    print(f"server CPU                 {busy:.0%} of a core;"
-          f" {busy / max(1, after['tables']) * 100:.3f}% of a core per table")
-    print(f"bench clients' CPU         {result['client_cpu']:.0%} of a core (one process)")
-    print(f"bare broadcast ceiling     {top:,.0f} messages/s at {bare_share:.0%} of a core"
-          f" ({result['connections']} sockets, {size}-byte messages: our mean)")
+    print(
+        f"group commit p50 / p99     {cm['p50_ms']} / {cm['p99_ms']} ms,"
+        f" {after['steps_per_commit']} steps per commit"
+    )
+    print(
+        f"server CPU                 {busy:.0%} of a core;"
+        f" {busy / max(1, live) * 100:.3f}% of a core per table"
+    )
+    print(
+        f"bench clients' CPU         {sum(result['client_cpu']):.0%} of a core"
+        f" ({len(result['client_cpu'])} processes)"
+    )
+    print(
+        f"bare broadcast ceiling     {top:,.0f} messages/s at {bare_share:.0%} of a core"
+        f" ({result['connections']} sockets, {size}-byte messages: our mean)"
+    )
     per_core, bare_per_core = rate / max(busy, 1e-9), top / max(bare_share, 1e-9)
-    print(f"fan-out per core           {per_core:,.0f} vs bare {bare_per_core:,.0f} messages/s:"
-          f" {per_core / bare_per_core:.0%} of the ceiling")
-    print(f"(server CPU over the whole run {cpu_total:.1f} s; median message"
-          f" {statistics.median(lat) if lat else 0:.1f} ms)")
+    print(
+        f"fan-out per core           {per_core:,.0f} vs bare {bare_per_core:,.0f} messages/s:"
+        f" {per_core / bare_per_core:.0%} of the ceiling"
+    )
+    print(
+        f"(server CPU over the whole run {cpu_total:.1f} s; median message"
+        f" {statistics.median(lat) if lat else 0:.1f} ms)"
+    )
+    if args.nodes > 1:
+        for n, (before, node) in enumerate(result["nodes"], 1):
+            share = (node["cpu_seconds"] - before["cpu_seconds"]) / elapsed
+            print(
+                f"node n{n}                    {node['tables']} tables, CPU {share:.0%} of a core;"
+                f" step p99 {node['steps']['p99_ms']} ms, timer lateness p99"
+                f" {node['timer_lateness']['p99_ms']} ms"
+            )
+    print(
+        f"machine                    load average {result['load'][0]:.1f} before the server,"
+        f" {result['load'][1]:.1f} after; noise {'on' if args.noise else 'off'}"
+    )
 
 
 if __name__ == "__main__":
