@@ -196,9 +196,16 @@ class SeatClient:
     RETRIES = 3
 
     def __init__(
-        self, person: Browser, table_id: int, policy: Policy | None = random_play, seed: int = 0
+        self,
+        person: Browser,
+        table_id: int,
+        policy: Policy | None = random_play,
+        seed: int = 0,
+        heard: Callable[[dict], None] | None = None,
     ):
         self.person = person
+        #: told of every game event the moment it is read (a test's trigger)
+        self.heard = heard
         self.table_id = table_id
         self.policy = policy
         self.rng = random.Random(f"{seed}/{person.username}")
@@ -248,6 +255,8 @@ class SeatClient:
         elif kind == "event":
             assert m["seq"] == self.last + 1, f"seat {self.seat}: seq {m['seq']} after {self.last}"
             self.events[m["seq"]] = m["event"]
+            if self.heard is not None:
+                self.heard(m["event"])
         elif kind == "view":
             assert m["seq"] >= self.last, f"a view at seq {m['seq']}, events up to {self.last}"
             self._synced = m["seq"]

@@ -162,35 +162,65 @@ async def finished_game(database_url: str, table_id: int) -> tuple[str, int, lis
         await db.close()
 
 
+async def a_moment(
+    client: SeatClient, steps: int, ended: asyncio.Event, ended_before: bool
+) -> None:
+    """Until `client` has read `steps` more events, or the end has been read
+    (and the server killed for it) for the first time."""
+    start = client.last
+    await until(lambda: client.last >= start + steps or (ended.is_set() and not ended_before), 60)
+
+
 @pytest.mark.slow
 async def test_kill_9_at_random_moments_to_the_games_end_loses_nothing_and_rates_once(
     database_url, tmp_path
 ):
     """Killed again and again, at any step, the game's end included: every
     seat still gets the whole game and `game_over` (after the end, from the
-    finished table's socket), the record replays to it, and it is rated once."""
+    finished table's socket), the record replays to it, and it is rated once.
+    The moments are counted in the game's events, not in seconds, so that a
+    fast machine and a loaded one kill as often and as far into the game."""
     log = tmp_path / "server.log"
     rng = random.Random(9)
     server, base = await start_server(database_url, log)
     people = [Browser(base) for _ in range(10)]
     kills = 0
+    ended = asyncio.Event()
+
+    def heard(event: dict) -> None:
+        # Killed the moment the first seat reads the end: the others may
+        # not have read theirs, and the game may not be rated yet.
+        if event["event"] == "game_over" and not ended.is_set():
+            server.send_signal(signal.SIGKILL)
+            ended.set()
+
     try:
         await register(people)
         table_id, _ = await seat_table(people)
-        clients = [SeatClient(person, table_id, steady_play) for person in people]
+        clients = [SeatClient(person, table_id, steady_play, heard=heard) for person in people]
         while True:
             for client in clients:
                 await client.connect(base, resume=True)
             running = [asyncio.create_task(client.run()) for client in clients]
-            _, pending = await asyncio.wait(running, timeout=rng.uniform(0.5, 4.0))
-            if not pending:
+            ended_before = ended.is_set()
+            moment = asyncio.create_task(
+                a_moment(clients[rng.randrange(10)], rng.randint(1, 40), ended, ended_before)
+            )
+            await asyncio.wait([*running, moment], return_when=asyncio.FIRST_COMPLETED)
+            if all(task.done() for task in running) and not (ended.is_set() and not ended_before):
+                moment.cancel()
                 break
+            await moment
             server.send_signal(signal.SIGKILL)
             assert await asyncio.to_thread(server.wait, 10) == -signal.SIGKILL
             kills += 1
             await asyncio.wait_for(asyncio.gather(*running), 10)
             server, base = await start_server(database_url, log)
-        assert kills >= 3, kills
+        assert kills >= 3 and ended.is_set(), (
+            kills,
+            [client.close_code for client in clients],
+            log.read_text()[-3000:],
+        )
         record = [line.text for line in await stored(database_url, table_id)]
         assert played(record).state.over
         for client in clients:
