@@ -2,7 +2,7 @@
 `omerta.script.replay` with every event serialised as JSON, and the engine
 alone (`apply` on the same steps), optionally side by side with another commit.
 
-    .venv/bin/python bench/replay.py --games 200 --reps 10 --baseline 0bf6e4e
+    .venv/bin/python bench/replay.py --games 200 --reps 10 --baseline de147e1
 
 The game scripts are generated once (by `omerta.table.random_play`, with this
 tree's code) as records like a live table's, then each code version replays
