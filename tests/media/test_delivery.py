@@ -8,14 +8,11 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestServer
 
 from omerta.media import MediaPlane, Signal
 from omerta.runtime.live import LiveTables
-from omerta.server import Config, create_app
-from omerta.server.limits import UNLIMITED
 from omerta.table.views import Gate
-from tests.runtime.players import Live, seat_table
+from tests.runtime.players import Live, live_server, seat_table
 from tests.server.conftest import FAST_HASHER, database_url, postgres_schema, sqlite_template  # noqa: F401
 
 # What is tested is the runtime's delivery, the same on either database.
@@ -60,21 +57,8 @@ async def live(database_url: str) -> AsyncIterator[Live]:
     def runtime(db: Any, scale: float) -> LiveTables:
         return LiveTables(db, scale, grace=0.0, media=lambda table_id, seats: Pushing(seats))
 
-    config = Config(
-        database_url=database_url,
-        runtime=runtime,
-        time_scale=1.0,
-        password_hasher=FAST_HASHER,
-        limits=UNLIMITED,
-    )
-    server = TestServer(create_app(config))
-    await server.start_server()
-    h = Live(server)
-    try:
-        yield h
-    finally:
-        await h.close()
-        await server.close()
+    async with live_server(database_url, runtime, 1.0) as live:
+        yield live
 
 
 async def media(ws) -> dict:

@@ -7,14 +7,12 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestServer
 
 from omerta.runtime.live import LiveTables
-from omerta.server import Config, create_app
 from omerta.server.limits import UNLIMITED, Limits
 from tests.server.conftest import FAST_HASHER, database_url, postgres_schema, sqlite_template  # noqa: F401
 
-from .players import Live
+from .players import Live, live_server
 
 
 @pytest.fixture
@@ -42,18 +40,5 @@ async def live(
     def runtime(db: Any, scale: float) -> LiveTables:
         return LiveTables(db, scale, grace=grace)
 
-    config = Config(
-        database_url=database_url,
-        runtime=runtime,
-        time_scale=time_scale,
-        password_hasher=FAST_HASHER,
-        limits=limits,
-    )
-    server = TestServer(create_app(config))
-    await server.start_server()
-    h = Live(server)
-    try:
-        yield h
-    finally:
-        await h.close()
-        await server.close()
+    async with live_server(database_url, runtime, time_scale, limits) as live:
+        yield live

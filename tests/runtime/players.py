@@ -9,7 +9,7 @@ import contextlib
 import itertools
 import json
 import random
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,8 +17,11 @@ import aiohttp
 from aiohttp.test_utils import TestServer
 from yarl import URL
 
+from omerta.runtime import RuntimeFactory
 from omerta.script import Player, parse
-from omerta.server import DB, TABLES
+from omerta.server import DB, TABLES, Config, create_app
+from omerta.server.limits import UNLIMITED, Limits
+from tests.server.conftest import FAST_HASHER
 
 PASSWORD = "correct horse"
 BLACK = ("don", "mafia")
@@ -117,6 +120,29 @@ class Live:
     async def close(self) -> None:
         for person in self.people:
             await person.close()
+
+
+@contextlib.asynccontextmanager
+async def live_server(
+    database_url: str, runtime: RuntimeFactory, time_scale: float, limits: Limits = UNLIMITED
+) -> AsyncIterator[Live]:
+    """The whole app on a test server, with real table actors, and fast
+    password hashing; closed (browsers first) when the block ends."""
+    config = Config(
+        database_url=database_url,
+        runtime=runtime,
+        time_scale=time_scale,
+        password_hasher=FAST_HASHER,
+        limits=limits,
+    )
+    server = TestServer(create_app(config))
+    await server.start_server()
+    live = Live(server)
+    try:
+        yield live
+    finally:
+        await live.close()
+        await server.close()
 
 
 # --- what a player does, from its own view ------------------------------------

@@ -13,18 +13,23 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
-from aiohttp.test_utils import TestServer
 from sqlalchemy import func, select
 from sqlalchemy.engine import make_url
 
 from omerta.runtime.live import LiveTables
-from omerta.server import Config, create_app
-from omerta.server.limits import UNLIMITED
 from omerta.store import Database, tables
 from omerta.store.models import Game, PlayerRating
-from tests.server.conftest import FAST_HASHER
 
-from .players import Live, SeatClient, play, played, seat_events, seat_table, steady_play
+from .players import (
+    Live,
+    SeatClient,
+    live_server,
+    play,
+    played,
+    seat_events,
+    seat_table,
+    steady_play,
+)
 
 
 class Proxy:
@@ -109,21 +114,10 @@ async def proxied(database_url: str) -> AsyncIterator[tuple[Live, Proxy, str]]:
         return LiveTables(db, scale, grace=0.0)
 
     proxied_url = url.set(host="127.0.0.1", port=proxy.port).render_as_string(hide_password=False)
-    config = Config(
-        database_url=proxied_url,
-        runtime=runtime,
-        time_scale=50.0,
-        password_hasher=FAST_HASHER,
-        limits=UNLIMITED,
-    )
-    server = TestServer(create_app(config))
-    await server.start_server()
-    live = Live(server)
     try:
-        yield live, proxy, database_url
+        async with live_server(proxied_url, runtime, 50.0) as live:
+            yield live, proxy, database_url
     finally:
-        await live.close()
-        await server.close()
         await proxy.close()
 
 

@@ -14,17 +14,13 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestServer
 from sqlalchemy import select
 
 from omerta.moderation.admin import grant_director
 from omerta.runtime.live import LiveTables
-from omerta.server import Config, create_app
-from omerta.server.limits import UNLIMITED
 from omerta.store import users
 from omerta.store.models import Game, GamePlayer, GameTable, RatedGame, TournamentPlayer
-from tests.runtime.players import Browser, Live, SeatClient
-from tests.server.conftest import FAST_HASHER
+from tests.runtime.players import Browser, Live, SeatClient, live_server
 
 pytestmark = pytest.mark.slow
 
@@ -48,21 +44,8 @@ async def live(database_url: str) -> AsyncIterator[Live]:
         # Its own game-end hooks: the tournament's, then the league's.
         return LiveTables(db, scale, grace=0.0)
 
-    config = Config(
-        database_url=database_url,
-        runtime=runtime,
-        time_scale=SCALE,
-        password_hasher=FAST_HASHER,
-        limits=UNLIMITED,
-    )
-    server = TestServer(create_app(config))
-    await server.start_server()
-    h = Live(server)
-    try:
-        yield h
-    finally:
-        await h.close()
-        await server.close()
+    async with live_server(database_url, runtime, SCALE) as live:
+        yield live
 
 
 async def _tournament(person: Browser, tid: int) -> dict:
