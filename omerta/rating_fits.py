@@ -67,15 +67,7 @@ def _report(games: list[GameRecord], params: ModelParams, window: int) -> dict[s
         "games": s.games,
         "log_loss": round(s.log_loss, 5) if games else None,
         "brier": round(s.brier, 5) if games else None,
-        "calibration": [
-            {
-                "bin": [b.lo, b.hi],
-                "games": b.games,
-                "predicted": round(b.predicted, 4),
-                "observed": round(b.observed, 4),
-            }
-            for b in s.calibration
-        ],
+        "calibration": s.calibration_rows(),
         "log_loss_over_time": _over_time(games, params, window),
     }
 

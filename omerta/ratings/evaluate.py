@@ -109,15 +109,7 @@ class Evaluation:
                 "games": s.games,
                 "log_loss": round(s.log_loss, 5),
                 "brier": round(s.brier, 5),
-                "calibration": [
-                    {
-                        "bin": [b.lo, b.hi],
-                        "games": b.games,
-                        "predicted": round(b.predicted, 4),
-                        "observed": round(b.observed, 4),
-                    }
-                    for b in s.calibration
-                ],
+                "calibration": s.calibration_rows(),
             }
 
         p = self.fitted.params

@@ -117,6 +117,18 @@ class Score:
     brier: float
     calibration: tuple[Bin, ...] = field(default=())
 
+    def calibration_rows(self) -> list[dict[str, object]]:
+        """The bins as the reports' JSON gives them."""
+        return [
+            {
+                "bin": [b.lo, b.hi],
+                "games": b.games,
+                "predicted": round(b.predicted, 4),
+                "observed": round(b.observed, 4),
+            }
+            for b in self.calibration
+        ]
+
 
 def loss(p: float, y: float) -> float:
     pc = min(max(p, CLIP), 1.0 - CLIP)
