@@ -20,7 +20,7 @@ from typing import Any
 import orjson
 
 from ..table import Event, State
-from ..table.views import reveal
+from ..table.views import NEVER_TOLD, reveal, told
 from . import messages
 from .fanout import Peer
 
@@ -76,15 +76,9 @@ class WatchSettings:
         }
 
 
-#: Never shown to anyone watching, not even after the game: the deal's
-#: summary (the `role` events tell it) and a technical vote's ballots (T5:
-#: for moderators; `tech_vote` tells the result).
-NOT_TOLD = frozenset({"seated", "tech_record", "tech_ballot"})
-
-
 def stream_events(events: Iterable[Event]) -> list[str]:
-    """The events a stream shows, as JSON: all but NOT_TOLD."""
-    return [messages.event_json(e.to_dict()) for e in events if e.event not in NOT_TOLD]
+    """The events a stream shows (`views.told`), as JSON."""
+    return [messages.event_json(e.to_dict()) for e in told(events)]
 
 
 class Broadcast:
@@ -106,7 +100,7 @@ class Broadcast:
         #: (game time it may be shown at, state, events as JSON), oldest first.
         #: What the table had before the stream began is held as one step:
         #: its times are not known here, so all of it waits the full delay.
-        told = [text for text in told if orjson.loads(text)["event"] not in NOT_TOLD]
+        told = [text for text in told if orjson.loads(text)["event"] not in NEVER_TOLD]
         self._held: deque[tuple[float, State, list[str]]] = deque([(now() + delay, state, told)])
         self._events: list[str] = []  # released
         self._state: State | None = None  # the newest released state

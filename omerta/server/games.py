@@ -16,6 +16,7 @@ from ..script import ScriptError, replay
 from ..store import tables
 from ..store.models import Game, GamePlayer
 from ..table.events import Event
+from ..table.views import told
 from .keys import DB
 from .params import path_id
 from .wire import ApiError
@@ -23,19 +24,12 @@ from .wire import ApiError
 routes = web.RouteTableDef()
 
 
-#: Kept out of the story: the deal's summary (the `role` events tell it),
-#: the moderators' copy of a technical vote with every ballot and each
-#: voter's own ballot (T5: the ballots stay secret; `tech_vote` tells the
-#: result).
-NOT_TOLD = {"seated", "tech_record", "tech_ballot"}
-
-
 def _events(record: list[str]) -> list[dict[str, Any]]:
     """Every event the record replays to, also those no seat saw while the
-    game was on (a city death's cause, M11), but NOT_TOLD."""
-    told: list[Event] = []
-    replay("\n".join(record), told.append)
-    return [e.to_dict() for e in told if e.event not in NOT_TOLD]
+    game was on (a city death's cause, M11), but never `views.NEVER_TOLD`."""
+    played: list[Event] = []
+    replay("\n".join(record), played.append)
+    return [e.to_dict() for e in told(played)]
 
 
 async def _story(s: AsyncSession, game: Game | None, what: str) -> dict[str, Any]:

@@ -9,9 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..runtime.spectators import NOT_TOLD
 from ..script import Player, parse
-from ..table.views import reveal, view
+from ..table.views import replay_view, told
 
 
 def frames(record: str, seat: int | None) -> dict[str, Any]:
@@ -24,7 +23,7 @@ def frames(record: str, seat: int | None) -> dict[str, Any]:
     state = player.state
     if seat is not None and seat not in state.seats:
         raise ValueError(f"the game had seats 1 to {state.n}, not {seat}")
-    told: list[dict[str, Any]] = []
+    shown_events: list[dict[str, Any]] = []
     shown: list[dict[str, Any]] = []
     done = 0
 
@@ -34,17 +33,13 @@ def frames(record: str, seat: int | None) -> dict[str, Any]:
         if done and player.state is state:
             return
         state = player.state
-        for event in player.events[done:]:
-            if event.event not in NOT_TOLD and (seat is None or event.audience.includes(seat)):
-                told.append(event.to_dict())
+        shown_events.extend(e.to_dict() for e in told(player.events[done:], seat))
         done = len(player.events)
-        now = reveal(state) if seat is None else view(state, seat)
-        if now["tech"] is not None:
-            now["tech"] = {**now["tech"], "your_ballot": None}  # T5
+        now = replay_view(state, seat)
         if shown and shown[-1]["view"] == now:
-            shown[-1]["events"] = len(told)
+            shown[-1]["events"] = len(shown_events)
         else:
-            shown.append({"t": state.now, "events": len(told), "view": now})
+            shown.append({"t": state.now, "events": len(shown_events), "view": now})
 
     step()
     player.on_event = step  # each deadline and action, as the player takes them
@@ -55,4 +50,4 @@ def frames(record: str, seat: int | None) -> dict[str, Any]:
             player.finish(1)  # one deadline at a time, not all up to `t` at once
         player.play(line)
     player.finish()
-    return {"seat": seat, "events": told, "frames": shown}
+    return {"seat": seat, "events": shown_events, "frames": shown}

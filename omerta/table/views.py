@@ -9,6 +9,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from .events import Event
 from .legal import legal_names
 from .state import State
 
@@ -236,4 +237,29 @@ def reveal(state: State) -> dict[str, Any]:
         str(checker): {str(t): s.ruleset.reveal(s, checker, t) for t in sorted(targets)}
         for checker, targets in sorted(s.checked.items())
     }
+    return out
+
+
+#: Never told to anyone watching or replaying a game, not even after it: the
+#: deal's summary (the `role` events tell it) and a technical vote's ballots
+#: (T5: for moderators; `tech_vote` tells the result).
+NEVER_TOLD = frozenset({"seated", "tech_record", "tech_ballot"})
+
+
+def told(events: Iterable[Event], seat: int | None = None) -> list[Event]:
+    """The events a stream, a finished game's story or a replay shows: as
+    `seat` saw them, or (None) all of them, never NEVER_TOLD."""
+    return [
+        e
+        for e in events
+        if e.event not in NEVER_TOLD and (seat is None or e.audience.includes(seat))
+    ]
+
+
+def replay_view(state: State, seat: int | None) -> dict[str, Any]:
+    """A finished game's table after a step, as `seat` saw it or (None) in
+    full; a seat's own technical ballot stays secret even so (T5)."""
+    out = reveal(state) if seat is None else view(state, seat)
+    if out["tech"] is not None:
+        out["tech"] = {**out["tech"], "your_ballot": None}
     return out
