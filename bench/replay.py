@@ -41,26 +41,14 @@ KINDS = ("replay", "engine")
 
 def scripts(games: int, seed: int) -> dict[str, list[str]]:
     """`games` random legal games per ruleset, each as a script's text."""
-    from omerta.city_mode import CITY
-    from omerta.script import Header, record_line
-    from omerta.table import CLASSIC, Action
-    from omerta.table.random_play import random_game
+    from omerta.script import random_script
 
-    out: dict[str, list[str]] = {}
-    for name, ruleset in (("classic", CLASSIC), ("city", CITY)):
-        texts = []
-        for i in range(games):
-            game_seed = seed * 1_000_003 + i
-            # every_seat: the night roles of city mode act in most of their turns
-            _, _, played, _ = random_game(game_seed, ruleset=ruleset, every_seat=name == "city")
-            lines = [json.dumps(Header(name, {}, game_seed).to_dict())]
-            lines += [
-                json.dumps(record_line(step if isinstance(step, Action) else None, t))
-                for t, step in played
-            ]
-            texts.append("\n".join(lines) + "\n")
-        out[name] = texts
-    return out
+    return {
+        name: [
+            "\n".join(random_script(name, seed * 1_000_003 + i)) + "\n" for i in range(games)
+        ]
+        for name in RULESETS
+    }
 
 
 # --- the worker (the code under test, imported from PYTHONPATH) -------------

@@ -27,6 +27,7 @@ from .table import (
 from .table.actions import ACTIONS, arg_names, parse_action
 from .table.errors import BadSettings
 from .table.events import wire_time
+from .table.random_play import random_game
 
 HEADER_KEYS = {"ruleset", "settings", "seed", "deal", "bots"}
 LINE_KEYS = {"seat", "do", "at", "t", "seconds"}
@@ -473,3 +474,17 @@ def record_line(action: Action | None, t: float) -> dict[str, Any]:
     out: dict[str, Any] = action.to_dict() if action is not None else {"do": "wait"}
     out["t"] = wire_time(t)
     return out
+
+
+def random_script(ruleset: str, seed: int) -> list[str]:
+    """A game of random legal moves (`random_game`) as a script's lines, the
+    header first. In city mode every seat may act at each moment, so the
+    night roles act in most of their turns."""
+    _, _, played, _ = random_game(
+        seed, ruleset=rulesets.get(ruleset), every_seat=ruleset != "classic"
+    )
+    lines = [json.dumps(Header(ruleset, {}, seed).to_dict())]
+    lines += [
+        json.dumps(record_line(step if isinstance(step, Action) else None, t)) for t, step in played
+    ]
+    return lines
