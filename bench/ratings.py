@@ -15,8 +15,8 @@ probability q.
   1.5, side +0.3, draw_max 0.07; one player's skill sd is 260 Elo points,
   red wins ~57 % of decisive games between equal teams, ~4.5 % draws.
 * "real" (600 players, 5,000 games, like the one real club's record of issue
-  20): skill_weight 0.4 (skill sd 70 Elo points, so team means differ by tens
-  of points), side -0.25 (red wins ~44 %), draw_max 0.01; each player's share
+  20): skill_weight 0.7 (skill sd about 120 Elo points, so team means differ by
+  tens of points), side -0.22 (red wins ~44 %), draw_max 0.01; each player's share
   of the games is lognormal (sigma 1): a few regulars play most games.
 
 Every model sees the same games in the same order and predicts each game

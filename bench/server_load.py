@@ -631,7 +631,7 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
         f" {per_core / bare_per_core:.0%} of the ceiling"
     )
     print(
-        f"(server CPU over the whole run {cpu_total:.1f} s; median message"
+        f"(server CPU over the whole run {cpu_total:.1f} s; median action->event"
         f" {statistics.median(lat) if lat else 0:.1f} ms)"
     )
     if args.nodes > 1:
