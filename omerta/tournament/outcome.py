@@ -24,7 +24,6 @@ def outcome(
     removed: set[int] = set()
     defeated: set[int] = set()
     first_killed: frozenset[int] = frozenset()
-    best_moves: dict[int, list[int]] = {}
     played = replay("\n".join(record))
     for event in played.events:
         e = event.to_dict()
@@ -35,8 +34,6 @@ def outcome(
             removed.add(e["seat"])
         elif kind == "tech_vote" and e["kind"] == "defeat" and e["passed"]:
             defeated.add(e["target"])
-        elif kind == "best_move":
-            best_moves[e["seat"]] = list(e["targets"])
     state = played.state
     if not state.over or state.winner is None:
         raise NotFinished("the record does not end the game")
@@ -54,6 +51,6 @@ def outcome(
             for seat in state.seats
         ],
         first_killed=first_killed,
-        best_moves=best_moves,
+        best_moves={seat: list(targets) for seat, targets in state.best_moves.items()},
         round=round,
     )
