@@ -44,9 +44,7 @@ def scripts(games: int, seed: int) -> dict[str, list[str]]:
     from omerta.script import random_script
 
     return {
-        name: [
-            "\n".join(random_script(name, seed * 1_000_003 + i)) + "\n" for i in range(games)
-        ]
+        name: ["\n".join(random_script(name, seed * 1_000_003 + i)) + "\n" for i in range(games)]
         for name in RULESETS
     }
 
