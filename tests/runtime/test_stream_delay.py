@@ -37,7 +37,8 @@ def test_a_stream_viewer_gets_each_step_only_once_its_time_and_the_delay_have_pa
     early, late = Viewer(clock), Viewer(clock)
     broadcast.join(early)
     joined: list[Viewer] = []
-    hidden_at: dict[str, float] = {}  # an event's JSON -> the time of its step
+    # An event's JSON -> the time of its step (the deal's, before the game, at 0).
+    hidden_at = {json.dumps(e.to_dict(), sort_keys=True): 0.0 for e in events}
 
     def step(_: Action | Timeout | None, after: State, new: list[Event]) -> None:
         # The table publishes each step at its own time; the stream looks in between.
@@ -64,7 +65,7 @@ def test_a_stream_viewer_gets_each_step_only_once_its_time_and_the_delay_have_pa
         assert kinds[0] == "stream" and viewer.got[0][1]["delay"] == DELAY
         for at, m in viewer.got[1:]:
             if m["type"] == "event":
-                step_time = hidden_at.get(json.dumps(m["event"], sort_keys=True), 0.0)
+                step_time = hidden_at[json.dumps(m["event"], sort_keys=True)]
                 assert at >= step_time + DELAY, (at, m)
                 assert m["event"]["event"] not in ("tech_record", "tech_ballot", "seated")
             else:

@@ -118,6 +118,7 @@ def live_server(database_url: str) -> Iterator[LiveServer]:
         loop, finished = stop[0]
         loop.call_soon_threadsafe(finished.set)
         thread.join(30)
+    assert not server.problems, [r.getMessage() for r in server.problems]
 
 
 # --- what a hostile client sends ------------------------------------------------
@@ -320,7 +321,9 @@ def requests(draw: st.DrawFn) -> Request:
 
 
 def check(server: LiveServer, request: Request) -> None:
-    server.problems.clear()  # each input is judged by what it alone caused
+    # Problems are never cleared: one the server logs after its answer (a
+    # background task, a closing connection) fails the next input's check,
+    # or the fixture's teardown after the last.
     status, body, headers = request.send(server)
     assert status < 500, (request, status, body[:300])
     if status >= 400 and request.method != "HEAD":
