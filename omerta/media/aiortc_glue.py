@@ -255,11 +255,6 @@ async def _bind(connection: Any, address: str, low: int, high: int) -> Any:
     return None
 
 
-def remote_candidates(pc: RTCPeerConnection) -> list[RTCIceCandidate]:
-    """The remote candidates the connection checks (public aiortc API)."""
-    return pc.getTransceivers()[0].receiver.transport.transport.getRemoteCandidates()
-
-
 def tap(
     pc: RTCPeerConnection,
     on_rtp: Handler | None = None,
