@@ -577,13 +577,11 @@ async def start_due_rounds(app: web.Application) -> float:
     return min(LOOK_AGAIN, max(0.0, (next_at - utcnow()).total_seconds()))
 
 
-async def _run_rounds(app: web.Application, wake: asyncio.Event) -> None:
-    while True:
+async def _run_rounds(app: web.Application, wake: asyncio.Event, stopping: asyncio.Event) -> None:
+    while not stopping.is_set():
         wake.clear()
         try:
             delay = await start_due_rounds(app)
-        except asyncio.CancelledError:
-            raise
         except Exception as e:
             if not database_down(e):
                 log.exception("the tournament round starter failed; trying again in a second")
@@ -601,10 +599,14 @@ async def round_starter(app: web.Application) -> AsyncIterator[None]:
     """An app cleanup context, after the one that opens the database."""
     wake = asyncio.Event()
     app[ROUNDS_WAKE] = wake
-    task = asyncio.create_task(_run_rounds(app, wake))
+    stopping = asyncio.Event()
+    task = asyncio.create_task(_run_rounds(app, wake, stopping))
     try:
         yield
     finally:
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        # Stopped between two looks, never cancelled inside one: a cancelled
+        # SQLite query leaves its connection's close pending for ever, and
+        # asyncio.run then never returns (the server hung at its exit).
+        stopping.set()
+        wake.set()
+        await task
