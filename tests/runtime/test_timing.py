@@ -28,6 +28,11 @@ PROBE_EVERY = 0.06  # per socket: a probe every 2.5 ms in all
 WRITE_SECONDS = 0.03
 ENOUGH = 100  # probes of each kind
 AFTER = 0.025  # a probe this soon after a hidden action waited for its write
+#: A probe that waited behind a 30 ms write comes 5-30 ms late, so a p95 that
+#: moved by a third of the write is that wait. Less is the CPU of taking the
+#: action at all (the test's own acting client shares the loop), which a
+#: loaded machine stretches to a few ms (CI: 2.4 ms on SQLite once).
+WAITED = WRITE_SECONDS / 3
 
 
 class SlowWriter:
@@ -195,7 +200,7 @@ async def test_a_red_seat_cannot_time_the_mafias_shots_or_the_checks(live):
         f"p95 {p95(acting) * 1000:.2f} ms acting, {p95(quiet) * 1000:.2f} ms quiet, "
         f"noise {noise * 1000:.2f} ms, {len(acting)}/{len(quiet)} probes"
     )
-    assert difference <= 0.001 + 2 * noise, (
+    assert difference <= WAITED + 2 * noise, (
         f"p95 {p95(acting) * 1000:.2f} ms just after hidden actions, {p95(quiet) * 1000:.2f} ms"
         f" at the same moments of quiet nights (noise {noise * 1000:.2f} ms)"
     )
