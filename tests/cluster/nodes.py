@@ -10,6 +10,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import aiohttp
@@ -108,13 +109,14 @@ async def adopted(database_url: str, table_id: int, old: str, timeout: float) ->
     raise AssertionError(f"table {table_id} not adopted within {timeout} s")
 
 
-async def reconnect(client: SeatClient, base: URL, timeout: float = 20) -> None:
+async def reconnect(client: SeatClient, base: URL | Callable[[], URL], timeout: float = 20) -> None:
     """Connect as the web client does: again and again while the table is
-    between nodes (503)."""
+    between nodes (503). `base` may be asked anew at each try: a node that
+    went down meanwhile comes back on another port."""
     started = time.monotonic()
     while True:
         try:
-            await client.connect(base, resume=True)
+            await client.connect(base() if callable(base) else base, resume=True)
             return
         except (aiohttp.WSServerHandshakeError, aiohttp.ClientConnectionError):
             if time.monotonic() - started > timeout:

@@ -104,8 +104,11 @@ class Players:
             await client.run()
             if client.events and client.events[client.last]["event"] == "game_over":
                 return
-            up = [node for name, node in self.cluster.items() if name not in self.down]
-            await reconnect(client, up[n % len(up)].base, timeout=30)
+            await reconnect(client, lambda: self._up(n).base, timeout=30)
+
+    def _up(self, n: int) -> Node:
+        up = [node for name, node in self.cluster.items() if name not in self.down]
+        return up[n % len(up)]
 
     def over(self) -> bool:
         for task in self.tasks:
