@@ -189,11 +189,13 @@ class LiveTables:
 
     async def shutdown(self) -> None:
         await self.drain()
-        tasks = [
-            *self._tasks.values(),
-            *([self._watch] if self._watch else []),
-            *([self._keep] if self._keep else []),
-        ]
+        # The lease keeper ends between two looks (see Ownership.keep); what
+        # is left of the actors (those that could not hand over in time)
+        # and the lag watcher are cancelled.
+        self.ownership.stop()
+        if self._keep is not None:
+            await asyncio.gather(self._keep, return_exceptions=True)
+        tasks = [*self._tasks.values(), *([self._watch] if self._watch else [])]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)

@@ -19,6 +19,7 @@ no other node could take them over)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 from collections.abc import Awaitable, Callable, Collection
@@ -59,6 +60,7 @@ class Ownership:
         self.tokens: dict[int, int] = {}
         self.draining = False
         self._renewed: float | None = None
+        self._stopping = asyncio.Event()
 
     async def take(self, table_id: int) -> Lease | None:
         """Take table `table_id`'s lease, if nobody else holds it."""
@@ -121,20 +123,31 @@ class Ownership:
         adopt: Callable[[int], Awaitable[None]],
     ) -> None:
         """Every TICK: renew, stop what was lost, adopt a share of the rest
-        (in a task of its own: a slow adoption never holds up renewing)."""
+        (in a task of its own: a slow adoption never holds up renewing),
+        until `stop`. It stops between two looks, never inside one: a query
+        cancelled on SQLite leaves its connection's close pending for ever,
+        and the server's exit waits for it."""
         adopting: asyncio.Task[None] | None = None
         try:
-            while True:
+            while not self._stopping.is_set():
                 for table_id in await self.renew():
                     log.warning("node %s: lost the lease of table %d", self.node, table_id)
                     self.drop(table_id)
                     lost(table_id)
                 if not self.draining and (adopting is None or adopting.done()):
                     adopting = asyncio.create_task(self._adopt(running, adopt), name="adopting")
-                await asyncio.sleep(TICK)
-        finally:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._stopping.wait(), TICK)
             if adopting is not None:
+                await adopting  # draining: it stops between two tables
+        finally:
+            if adopting is not None and not adopting.done():  # only on an error
                 adopting.cancel()
+
+    def stop(self) -> None:
+        """Adopt nothing more, and end `keep` after its current look."""
+        self.draining = True
+        self._stopping.set()
 
     async def _adopt(
         self, running: Callable[[], Collection[int]], adopt: Callable[[int], Awaitable[None]]
