@@ -24,6 +24,7 @@ from .actions import (
     Timeout,
     Vote,
 )
+from .clock import whole_ms
 from .errors import BadAction, IllegalAction
 from .events import Event
 from .ruleset import Ruleset
@@ -90,9 +91,13 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
         if due is None or now < due:
             raise ClockError(f"no deadline is due at {now}")
         ctx = Step(state.clone(), due)  # the next part starts exactly at the deadline
-        _timeout(ctx)
+        s = ctx.state
+        if s.tech is not None:
+            flow.proceed(ctx, technical.timeout(ctx))
+        else:
+            flow.proceed(ctx, _TIMEOUTS[s.stage](ctx))
     else:
-        now = round(now, 3)  # the engine's clock counts whole milliseconds
+        now = whole_ms(now)
         if now < state.now:
             raise ClockError(f"time runs backwards: {now} < {state.now}")
         if due is not None and now > due:
@@ -139,13 +144,6 @@ _TIMEOUTS: dict[Stage, Callable[[Step], Next | None]] = {
     "meeting": _meeting_timeout,
     "draw": draw.timeout,
 }
-
-
-def _timeout(ctx: Step) -> None:
-    if ctx.state.tech is not None:
-        flow.proceed(ctx, technical.timeout(ctx))
-    else:
-        flow.proceed(ctx, _TIMEOUTS[ctx.state.stage](ctx))
 
 
 def _night(ctx: Step, action: NightAction) -> None:

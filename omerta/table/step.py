@@ -3,9 +3,10 @@ clone of the caller's), the step's time, and the events it produced."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any, Literal
 
+from .clock import whole_ms
 from .errors import IllegalAction
 from .events import Event
 from .state import State
@@ -19,22 +20,24 @@ Next = Literal["queue", "end_day", "meeting"]
 
 
 def later(t: float, seconds: float) -> float:
-    """Times are whole milliseconds, kept as the float nearest to them, so a
-    record that writes them with three decimals replays exactly."""
-    return round(t + seconds, 3)
+    """`seconds` after `t`, on the engine's clock (whole milliseconds)."""
+    return whole_ms(t + seconds)
 
 
-@dataclass(slots=True)
 class Step:
-    state: State
-    now: float
-    events: list[Event] = field(default_factory=list)
+    # A plain class with slots: built once per step, it costs half of a
+    # dataclass with a default factory.
+    __slots__ = ("emit", "events", "now", "state")
 
-    def emit(self, event: Event) -> None:
-        self.events.append(event)
+    def __init__(self, state: State, now: float):
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+        #: add an event to the step's (the list's own append: no Python call)
+        self.emit: Callable[[Event], None] = self.events.append
 
     def after(self, seconds: float) -> float:
-        return later(self.now, seconds)
+        return whole_ms(self.now + seconds)
 
 
 def require(condition: bool, rule: str, code: str, **params: Any) -> None:
