@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from _json import make_encoder
 from collections.abc import Iterable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from json.encoder import encode_basestring_ascii
 from typing import Any, ClassVar, Literal
 
@@ -46,20 +46,23 @@ def to_team(name: str, seats: Iterable[int]) -> Audience:
     return Audience(name, frozenset(seats))
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Event:
+    """An event's fields may be passed by position, after `t` (the engine's
+    busiest steps do: a keyword call costs twice as much); `audience` only
+    by name."""
+
     t: float
-    audience: Audience = EVERYONE
+    audience: Audience = field(default=EVERYONE, kw_only=True)
     event: ClassVar[str] = ""
 
     def to_dict(self) -> dict[str, Any]:
+        """The event's fields in order, as JSON values; optional fields
+        that do not apply (None by default) are left out. Each class gets
+        its own compiled copy of this (`_compile_to_dict`)."""
         out: dict[str, Any] = {"event": self.event, "t": wire_time(self.t)}
-        spec = _FIELDS.get(type(self))
-        if spec is None:
-            spec = _fields(type(self))
-        for name, optional, nested in spec:
+        for name, optional, nested in _spec(type(self)):
             value = getattr(self, name)
-            # Optional fields that do not apply (None by default) are left out.
             if value is None and optional:
                 continue
             out[name] = _jsonable(value) if nested else value
@@ -76,25 +79,45 @@ _ENCODE = make_encoder(
     None, json.JSONEncoder().default, encode_basestring_ascii, None, ": ", ", ", False, False, True
 )
 
-#: Per event class, what `to_dict` writes: (field name, left out when None,
-#: a dict or list by its type), worked out once, since `dataclasses.fields`
-#: on every event was most of its cost.
-_FIELDS: dict[type[Event], tuple[tuple[str, bool, bool], ...]] = {}
 
-
-def _fields(cls: type[Event]) -> tuple[tuple[str, bool, bool], ...]:
-    spec = tuple(
+def _spec(cls: type[Event]) -> tuple[tuple[str, bool, bool], ...]:
+    """What `to_dict` writes: (field name, left out when None, a dict or list by its type)."""
+    return tuple(
         (f.name, f.default is None, str(f.type).startswith(("dict", "list", "tuple")))
         for f in fields(cls)
         if f.name not in ("t", "audience")
     )
-    _FIELDS[cls] = spec
-    return spec
+
+
+def _compile_to_dict(cls: type[Event]) -> None:
+    """Give `cls` a `to_dict` written out for its own fields, as `dataclasses`
+    writes `__init__`: the same output as `Event.to_dict` without its loop,
+    `getattr` and `fields` on every call, which were most of an event's cost."""
+    lines = [
+        "def to_dict(self):",
+        "    if self.__class__ is not cls:  # a subclass of it has fields of its own",
+        "        return generic(self)",
+        f"    out = {{'event': {cls.event!r}, 't': wire_time(self.t)}}",
+    ]
+    for name, optional, nested in _spec(cls):
+        value = f"_jsonable(self.{name})" if nested else f"self.{name}"
+        if optional:
+            lines.append(f"    if self.{name} is not None:")
+            lines.append(f"        out[{name!r}] = {value}")
+        else:
+            lines.append(f"    out[{name!r}] = {value}")
+    lines.append("    return out")
+    namespace: dict[str, Any] = {}
+    known = {"cls": cls, "generic": Event.to_dict, "wire_time": wire_time, "_jsonable": _jsonable}
+    exec("\n".join(lines), known, namespace)
+    cls.to_dict = namespace["to_dict"]  # type: ignore[method-assign]
 
 
 def wire_time(t: float) -> int | float:
     """Whole seconds print as integers; other times keep millisecond precision."""
-    r = round(t, 3)
+    if type(t) is int:
+        return t
+    r = round(t * 1000) / 1000  # whole_ms(t), written out: this runs for every event
     return int(r) if r == int(r) else r
 
 
@@ -106,27 +129,27 @@ def _jsonable(value: Any) -> Any:
     return value
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Seated(Event):
     roles: dict[int, str]
     event: ClassVar[str] = "seated"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class RoleDealt(Event):
     seat: int
     role: str
     event: ClassVar[str] = "role"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Picked(Event):
     seat: int
     card: int
     event: ClassVar[str] = "picked"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Team(Event):
     """Teammates learn each other (C2: the black team, from the first night)."""
 
@@ -134,7 +157,7 @@ class Team(Event):
     event: ClassVar[str] = "team"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Phase(Event):
     phase: str
     day: int | None = None
@@ -152,7 +175,7 @@ class Phase(Event):
         return out
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Speech(Event):
     seat: int
     seconds: float
@@ -160,21 +183,21 @@ class Speech(Event):
     event: ClassVar[str] = "speech"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class SpeechEnded(Event):
     seat: int
     early: bool
     event: ClassVar[str] = "speech_end"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Nominated(Event):
     by: int
     target: int
     event: ClassVar[str] = "nominated"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Interjection(Event):
     seat: int
     left: int
@@ -182,13 +205,13 @@ class Interjection(Event):
     event: ClassVar[str] = "interjection"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class InterjectionEnded(Event):
     seat: int
     event: ClassVar[str] = "interjection_end"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Calling(Event):
     """Open voting: this candidate is being called (V3)."""
 
@@ -197,7 +220,7 @@ class Calling(Event):
     event: ClassVar[str] = "calling"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Ballot(Event):
     """One cast vote (`target`) or lift ballot (`yes`): public at once in open
     voting, only to the voter in closed voting until the count (V3)."""
@@ -209,7 +232,7 @@ class Ballot(Event):
     event: ClassVar[str] = "ballot"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Votes(Event):
     round: str
     ballots: dict[int, Any]
@@ -223,14 +246,14 @@ class Votes(Event):
 Cause = Literal["shot", "killed", "vote", "lift", "removed"]
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Left(Event):
     seat: int
     cause: Cause
     event: ClassVar[str] = "left"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class NightChoice(Event):
     """A night action, shown to the actor (and to the black team for the shot)."""
 
@@ -240,7 +263,7 @@ class NightChoice(Event):
     event: ClassVar[str] = "night_action"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class CheckResult(Event):
     by: int
     target: int
@@ -248,7 +271,7 @@ class CheckResult(Event):
     event: ClassVar[str] = "check"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Morning(Event):
     """Dawn: who died in the night (never why in city mode, M11)."""
 
@@ -256,7 +279,7 @@ class Morning(Event):
     event: ClassVar[str] = "morning"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class TechCalled(Event):
     kind: TechKind
     by: int
@@ -265,14 +288,14 @@ class TechCalled(Event):
     event: ClassVar[str] = "tech_call"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class TechBallot(Event):
     voter: int
     yes: bool
     event: ClassVar[str] = "tech_ballot"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class TechResult(Event):
     """T2: a technical vote's public result."""
 
@@ -285,7 +308,7 @@ class TechResult(Event):
     event: ClassVar[str] = "tech_vote"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class TechRecord(Event):
     """T5: the full technical vote for moderators (record audience only)."""
 
@@ -300,21 +323,21 @@ class TechRecord(Event):
     event: ClassVar[str] = "tech_record"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class Foul(Event):
     seat: int
     count: int
     event: ClassVar[str] = "foul"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class VoteCancelled(Event):
     """T3: a removal voids the day's nominations and vote."""
 
     event: ClassVar[str] = "vote_cancelled"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class BestMoveNamed(Event):
     """B1: the first player shot at night named these seats (public at once)."""
 
@@ -323,7 +346,7 @@ class BestMoveNamed(Event):
     event: ClassVar[str] = "best_move"
 
 
-@dataclass(slots=True, kw_only=True)
+@dataclass(slots=True)
 class GameOver(Event):
     winner: str
     reason: str
@@ -332,3 +355,8 @@ class GameOver(Event):
     #: named seats that were black}]
     best_move: list[dict[str, Any]] | None = None
     event: ClassVar[str] = "game_over"
+
+
+for _cls in Event.__subclasses__():
+    if "to_dict" not in _cls.__dict__:  # Phase writes its own
+        _compile_to_dict(_cls)

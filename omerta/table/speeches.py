@@ -29,14 +29,14 @@ def start_speech(ctx: Step, seat: int, kind: SpeechKind) -> None:
     s.stage = "speech"
     s.speaker, s.speech_kind, s.speech_nominated = seat, kind, False
     s.deadline = ctx.after(seconds)
-    ctx.emit(Speech(t=ctx.now, seat=seat, seconds=seconds, kind=kind))
+    ctx.emit(Speech(ctx.now, seat, seconds, kind))  # by position: the busiest step
 
 
 def end_speech(ctx: Step, early: bool) -> Next:
     s = ctx.state
     assert s.speaker is not None
     end_interjection(ctx)
-    ctx.emit(SpeechEnded(t=ctx.now, seat=s.speaker, early=early))
+    ctx.emit(SpeechEnded(ctx.now, s.speaker, early))
     s.speaker = s.speech_kind = None
     return "queue"
 
@@ -44,7 +44,7 @@ def end_speech(ctx: Step, early: bool) -> Next:
 def end_interjection(ctx: Step) -> None:
     s = ctx.state
     if s.interjector is not None:
-        ctx.emit(InterjectionEnded(t=ctx.now, seat=s.interjector))
+        ctx.emit(InterjectionEnded(ctx.now, s.interjector))
         s.interjector = s.interjection_end = None
 
 
