@@ -12,7 +12,16 @@ alternate between the versions so machine noise hits both alike, and time
 is the worker's CPU time, which other processes on a loaded machine disturb
 far less than the wall clock; each ratio is the median of the
 per-repetition ratios. The workers also hash their JSON
-output, so the run says whether both versions wrote the same bytes."""
+output, so the run says whether both versions wrote the same bytes.
+
+    .venv/bin/python bench/replay.py --games 40 --baseline de147e1 --instructions
+
+counts machine instructions instead of time (valgrind's callgrind, so it
+needs `apt-get install valgrind`): the same count on a quiet or a loaded
+machine. Each count is a worker run doing the work minus one doing only
+its set-up (imports, reading and parsing the scripts for the engine), per
+game; the ratio is the baseline's count over this tree's. Nothing else is
+timed, so it takes a few minutes for 40 games."""
 
 from __future__ import annotations
 
@@ -123,6 +132,56 @@ def worker(path: str) -> None:
         print(json.dumps(result), flush=True)
 
 
+def count_worker(path: str, kind: str, name: str, work: bool) -> None:
+    """One run for `--instructions`: the set-up of `kind`, and the work if `work`."""
+    from omerta import rulesets, script, table  # noqa: F401  (imported in both runs)
+
+    texts = json.loads(pathlib.Path(path).read_text())[name]
+    games = _steps(texts) if kind == "engine" else None
+    if work and games is not None:
+        _engine(games)
+    elif work:
+        _replay(texts)
+
+
+def instructions(tree: pathlib.Path, scripts_path: str, kind: str, name: str) -> int:
+    """Instructions per game of `kind` on `name`'s scripts by `tree`'s code."""
+
+    def run(work: bool) -> int:
+        command = [
+            "valgrind",
+            "--tool=callgrind",
+            "--callgrind-out-file=/dev/null",
+            sys.executable,
+            __file__,
+            "--count-worker",
+            scripts_path,
+            kind,
+            name,
+            "work" if work else "setup",
+        ]
+        env = {**os.environ, "PYTHONPATH": str(tree)}
+        done = subprocess.run(command, env=env, cwd=tree, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise SystemExit(f"valgrind failed: {done.stderr[-2000:]}")
+        collected = [line for line in done.stderr.splitlines() if "Collected :" in line]
+        return int(collected[-1].split()[-1])
+
+    games = len(json.loads(pathlib.Path(scripts_path).read_text())[name])
+    return (run(True) - run(False)) // games
+
+
+def count(args: argparse.Namespace, trees: list[tuple[str, pathlib.Path]], path: str) -> None:
+    print(f"instructions per game (callgrind), {args.games} games per ruleset")
+    for kind in KINDS:
+        for name in RULESETS:
+            counts = [instructions(tree, path, kind, name) for _, tree in trees]
+            line = f"{kind:7} {name:8} current {counts[0]:>12,}"
+            for (label, _), theirs in zip(trees[1:], counts[1:]):
+                line += f"  {label} {theirs:>12,}  ratio {theirs / counts[0]:.2f}"
+            print(line, flush=True)
+
+
 # --- the driver --------------------------------------------------------------
 
 
@@ -186,10 +245,18 @@ def main() -> None:
     parser.add_argument("--reps", type=int, default=10, help="timed repetitions per version")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--baseline", metavar="GIT_REF", help="commit to measure alongside")
+    parser.add_argument(
+        "--instructions", action="store_true", help="count instructions (valgrind), not time"
+    )
     parser.add_argument("--worker", metavar="SCRIPTS", help=argparse.SUPPRESS)
+    parser.add_argument("--count-worker", nargs=4, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.worker:
         worker(args.worker)
+        return
+    if args.count_worker:
+        path, kind, name, part = args.count_worker
+        count_worker(path, kind, name, part == "work")
         return
     load_before = os.getloadavg()
     with tempfile.TemporaryDirectory(prefix="omerta-replay-") as tmp:
@@ -197,6 +264,12 @@ def main() -> None:
         scripts_path = tmp_path / "scripts.json"
         texts = scripts(args.games, args.seed)
         scripts_path.write_text(json.dumps(texts))
+        if args.instructions:
+            trees = [("current", ROOT)]
+            if args.baseline:
+                trees.append((f"baseline {args.baseline}", baseline_tree(args.baseline, tmp_path)))
+            count(args, trees, str(scripts_path))
+            return
         workers = [Worker("current", ROOT, str(scripts_path))]
         if args.baseline:
             tree = baseline_tree(args.baseline, tmp_path)

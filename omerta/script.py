@@ -267,6 +267,9 @@ def _number(number: int, raw: dict[str, Any], key: str) -> float | None:
     value = raw.get(key)
     if value is None:
         return None
+    kind = type(value)
+    if (kind is float or kind is int) and 0 <= value <= MAX_SECONDS:  # most lines: no more to check
+        return value
     if (
         isinstance(value, bool)
         or not isinstance(value, (int, float))
@@ -291,8 +294,8 @@ def _line(number: int, raw: dict[str, Any]) -> Line:
     if allowed is None:
         known = ", ".join(sorted([*ACTIONS, "wait"]))
         raise ScriptError(number, f"unknown action {do!r}; known: {known}")
-    unknown = raw.keys() - allowed
-    if unknown:
+    if not allowed.issuperset(raw):
+        unknown = raw.keys() - allowed
         raise ScriptError(number, f"unknown field(s) {', '.join(sorted(unknown))} for {do!r}")
     at = raw.get("at")
     if at is not None:
