@@ -29,7 +29,7 @@ from .table.errors import BadSettings
 from .table.events import wire_time
 from .table.random_play import random_game
 
-HEADER_KEYS = {"ruleset", "settings", "seed", "deal", "bots"}
+HEADER_KEYS = {"ruleset", "settings", "seed", "deal", "bots", "stand_ins"}
 LINE_KEYS = {"seat", "do", "at", "t", "seconds"}
 #: every action's arguments, from the actions themselves (the rulesets are loaded above)
 ARG_KEYS = {name: set(arg_names(name)) for name in ACTIONS}
@@ -178,6 +178,7 @@ class Header:
     seed: int | str = 0
     deal: dict[int, str] | None = None
     bots: tuple[int, ...] = ()
+    stand_ins: tuple[int, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -189,6 +190,8 @@ class Header:
             out["deal"] = {str(k): v for k, v in self.deal.items()}
         if self.bots:
             out["bots"] = list(self.bots)
+        if self.stand_ins:
+            out["stand_ins"] = list(self.stand_ins)
         return out
 
 
@@ -249,12 +252,17 @@ def _header(number: int, raw: dict[str, Any]) -> Header:
         if not isinstance(deal, dict):
             raise ScriptError(number, "header 'deal' must map seats to roles")
         deal = {_seat_key(number, k): v for k, v in deal.items()}
-    bots = raw.get("bots", [])
-    if not isinstance(bots, list) or not all(
-        isinstance(b, int) and not isinstance(b, bool) for b in bots
+    bots, stand_ins = (_seats(number, raw, key) for key in ("bots", "stand_ins"))
+    return Header(raw["ruleset"], settings, seed, deal, bots, stand_ins)
+
+
+def _seats(number: int, raw: dict[str, Any], key: str) -> tuple[int, ...]:
+    seats = raw.get(key, [])
+    if not isinstance(seats, list) or not all(
+        isinstance(b, int) and not isinstance(b, bool) for b in seats
     ):
-        raise ScriptError(number, "header 'bots' must be a list of seat numbers")
-    return Header(raw["ruleset"], settings, seed, deal, tuple(bots))
+        raise ScriptError(number, f"header '{key}' must be a list of seat numbers")
+    return tuple(seats)
 
 
 def _seat_key(number: int, key: str) -> int:
@@ -348,7 +356,7 @@ class Player:
         try:
             ruleset = rulesets.get(header.ruleset)
             self.state, events = new_game(
-                ruleset, header.settings, header.seed, header.deal, header.bots
+                ruleset, header.settings, header.seed, header.deal, header.bots, header.stand_ins
             )
         except BadSettings as e:
             raise ScriptError(header_line, str(e)) from None

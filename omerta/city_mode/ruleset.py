@@ -89,7 +89,9 @@ class City(Ruleset):
         red, a red offender to black."""
         return "black" if state.team_of(offender) == "red" else "red"
 
-    def ranked(self, settings: CitySettings, bots: frozenset[int]) -> bool:
+    def ranked(
+        self, settings: CitySettings, bots: frozenset[int], stand_ins: frozenset[int] = frozenset()
+    ) -> bool:
         return False  # A1: no rating, coins or experience
 
     def team(self, role: str) -> str:

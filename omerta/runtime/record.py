@@ -21,6 +21,7 @@ from ..store import Database, tables
 from ..store.games import PlayerResult, record_game
 from ..store.tables import RecordLine
 from ..table import State
+from ..table.ending import awards
 from .writer import GroupWriter, lost_connection
 
 #: Called with (session, game id) inside the transaction that stores a
@@ -76,7 +77,10 @@ async def load(db: Database, table_id: int) -> Stored:
         if lines:
             return Stored(seats, lines, fresh=False)
         bots = tuple(seat for seat, user in seats.items() if user is None)
-        header = Header(table.ruleset, tables.game_settings(table), table.seed, None, bots)
+        stand_ins = tuple(seat.seat for seat in table.seats if seat.stands_in)
+        header = Header(
+            table.ruleset, tables.game_settings(table), table.seed, None, bots, stand_ins
+        )
         first = RecordLine(0, json.dumps(header.to_dict()))
         await tables.append_records(s, table_id, [first])
     return Stored(seats, [first], fresh=True)
@@ -170,7 +174,7 @@ class Recorder:
             )
             for seat in state.seats
         ]
-        ranked = state.ruleset.ranked(state.settings, state.bots)
+        ranked = awards(state)
         game_id = await record_game(s, self.table_id, state.winner, state.reason, ranked, players)
         await tables.end_table(s, self.table_id, "finished")
         await attach_game(s, self.table_id, game_id)

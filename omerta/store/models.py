@@ -149,6 +149,9 @@ class Seat(Base):
     """One taken seat. Before the start the number is only a place at the
     table; it is drawn at random when the table fills (C1).
 
+    `stands_in`: a bot playing for an absent tournament player (A1: it
+    leaves the table ranked; docs/tournaments.md).
+
     `live`: the table is open or playing. The database keeps one live seat
     per account (the partial unique index below), so concurrent requests
     cannot seat a player at two tables at once; a finished or abandoned
@@ -166,6 +169,7 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), index=True)
     is_bot: Mapped[bool] = mapped_column(default=False)
+    stands_in: Mapped[bool] = mapped_column(default=False, server_default=false())
     live: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     user: Mapped[User | None] = relationship(lazy="raise")

@@ -35,18 +35,29 @@ def game_settings(table: GameTable) -> dict[str, Any]:
     return {name: value for name, value in table.settings.items() if name != WATCH}
 
 
-def ranks(ruleset: str, settings: dict[str, Any], bots: frozenset[int] = frozenset()) -> bool:
+def ranks(
+    ruleset: str,
+    settings: dict[str, Any],
+    bots: frozenset[int] = frozenset(),
+    stand_ins: frozenset[int] = frozenset(),
+) -> bool:
     """Whether a table of `ruleset` with these stored settings (`WATCH`
-    included or not) and bot seats awards rating; otherwise it is practice.
-    The ruleset decides (A1): the one answer to "is it practice?"."""
+    included or not), bot seats and stand-ins for absentees awards rating;
+    otherwise it is practice. The ruleset decides (A1): the one answer to
+    "is it practice?"."""
     rules = rulesets.get(ruleset)
     engine = {name: value for name, value in settings.items() if name != WATCH}
-    return rules.ranked(rules.parse_settings(engine), bots)
+    return rules.ranked(rules.parse_settings(engine), bots, stand_ins)
 
 
 def ranked(table: GameTable) -> bool:
     """`ranks` for `table` as it stands (loaded with its seats)."""
-    return ranks(table.ruleset, table.settings, frozenset(s.seat for s in table.seats if s.is_bot))
+    return ranks(
+        table.ruleset,
+        table.settings,
+        frozenset(s.seat for s in table.seats if s.is_bot),
+        frozenset(s.seat for s in table.seats if s.stands_in),
+    )
 
 
 def watch_settings(table: GameTable) -> dict[str, Any]:

@@ -5,7 +5,7 @@ and the round starter, do not interleave."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -16,7 +16,6 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from . import tables
 from .models import (
     Game,
-    GamePlayer,
     GameTable,
     Seat,
     Tournament,
@@ -115,13 +114,25 @@ async def games_of_tables(s: AsyncSession, table_ids: Sequence[int]) -> dict[int
     return {game.table_id: game for game in rows}
 
 
-async def start_seated(s: AsyncSession, table_id: int, occupants: Sequence[int | None]) -> None:
+async def start_seated(
+    s: AsyncSession,
+    table_id: int,
+    occupants: Sequence[int | None],
+    stand_ins: Collection[int] = (),
+) -> None:
     """Seat `occupants[i]` (a user id, or None for a bot) in seat i + 1 of the
     new table `table_id` and mark it playing: a tournament's seats are the
-    schedule's, not drawn (C1). Raises tables.AlreadySeated when one of them
-    took a live seat elsewhere meanwhile."""
+    schedule's, not drawn (C1). `stand_ins`: the bot seats that play for an
+    absentee (A1). Raises tables.AlreadySeated when one of them took a live
+    seat elsewhere meanwhile."""
     rows = [
-        {"table_id": table_id, "seat": n, "user_id": who, "is_bot": who is None}
+        {
+            "table_id": table_id,
+            "seat": n,
+            "user_id": who,
+            "is_bot": who is None,
+            "stands_in": n in stand_ins,
+        }
         for n, who in enumerate(occupants, start=1)
     ]
     try:
@@ -139,16 +150,6 @@ async def seated_anywhere(s: AsyncSession, user_ids: Sequence[int]) -> set[int]:
     """Which of `user_ids` have a live seat (an open or playing table)."""
     rows = await s.scalars(select(Seat.user_id).where(Seat.user_id.in_(user_ids), Seat.live))
     return {u for u in rows if u is not None}
-
-
-async def teams_of_people(s: AsyncSession, game_id: int) -> set[str]:
-    """The teams the people (not bots) of a stored game played for."""
-    rows = await s.scalars(
-        select(GamePlayer.team).where(
-            GamePlayer.game_id == game_id, GamePlayer.user_id.is_not(None)
-        )
-    )
-    return set(rows)
 
 
 async def of_table(s: AsyncSession, table_id: int) -> TournamentTable | None:

@@ -159,8 +159,10 @@ class Classic(Ruleset):
     def defeat_winner(self, state: State, offender: int) -> str:
         return "red" if state.team_of(offender) == "black" else "black"  # T4
 
-    def ranked(self, settings: DaySettings, bots: frozenset[int]) -> bool:
-        return not bots  # A1: a table with bots is practice
+    def ranked(
+        self, settings: DaySettings, bots: frozenset[int], stand_ins: frozenset[int] = frozenset()
+    ) -> bool:
+        return not bots - stand_ins  # A1: a table with bots is practice, but for stand-ins
 
 
 CLASSIC = Classic()

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 from . import best_move
 from .events import EVERYONE, Audience, Cause, GameOver, Left
-from .state import put
+from .state import State, put
 from .step import Step
 
 
@@ -29,6 +29,19 @@ def decided(ctx: Step) -> bool:
         return False
     end_game(ctx, *result)
     return True
+
+
+def awards(state: State) -> bool:
+    """A1: whether the finished game awards rating, coins and experience.
+    A ranked table's game does, unless bots stood in for absentees and the
+    people left all played one team: the rating sets one team's people
+    against the other's, and then there is nobody to set them against."""
+    if not state.ruleset.ranked(state.settings, state.bots, state.stand_ins):
+        return False
+    if not state.stand_ins:
+        return True
+    teams = {state.team_of(seat) for seat in state.seats if seat not in state.bots}
+    return len(teams) > 1
 
 
 def end_game(ctx: Step, winner: str, reason: str) -> None:

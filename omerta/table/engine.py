@@ -43,14 +43,20 @@ def new_game(
     seed: int | str = 0,
     deal: Mapping[int, str] | None = None,
     bots: Iterable[int] = (),
+    stand_ins: Iterable[int] = (),
 ) -> tuple[State, list[Event]]:
-    """Seat a table at t=0: the draw starts, or with a deal the meeting does."""
+    """Seat a table at t=0: the draw starts, or with a deal the meeting does.
+    `stand_ins`: the bot seats that play for an absent tournament player
+    (A1: they leave the table ranked)."""
     parsed = ruleset.parse_settings(settings)
     n = ruleset.seat_count(parsed)
     bot_seats = frozenset(bots)
     for seat in bot_seats:
         if not 1 <= seat <= n:
             raise BadAction("bad_bot_seat", seat=seat, seats=n)
+    standing_in = frozenset(stand_ins)
+    for seat in standing_in - bot_seats:
+        raise BadAction("stand_in_not_bot", seat=seat)
     checked = None if deal is None else _check_deal(ruleset.deck(parsed), n, deal)
     state = State(
         ruleset=ruleset,
@@ -58,6 +64,7 @@ def new_game(
         seed=seed,
         n=n,
         bots=bot_seats,
+        stand_ins=standing_in,
         roles=(None,) * (n + 1),
         alive=(False,) + (True,) * n,
         fouls=(0,) * (n + 1),

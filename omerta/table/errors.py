@@ -77,6 +77,7 @@ MESSAGES: dict[str, str] = {
     "bad_seat_list": "{action} needs '{key}': a list of seat numbers, got {got}",
     "bad_tech_kind": "tech_call needs 'kind': one of {kinds}, got {got}",
     "bad_bot_seat": "bot seat {seat} is not a seat of this table (1-{seats})",
+    "stand_in_not_bot": "seat {seat} stands in for an absentee but is not a bot seat",
     "bad_deal_seat": "deal names seat {seat}; seats are 1-{seats}",
     "bad_deal_role": "deal gives seat {seat} the role {role!r}, which the deck has no more of"
     " (the deck: {deck})",

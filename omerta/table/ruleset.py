@@ -90,8 +90,12 @@ class Ruleset(ABC):
         """The winner when `offender` is handed a technical defeat (T4)."""
 
     @abstractmethod
-    def ranked(self, settings: Any, bots: frozenset[int]) -> bool:
-        """Whether a finished game awards rating, coins and experience (A1)."""
+    def ranked(
+        self, settings: Any, bots: frozenset[int], stand_ins: frozenset[int] = frozenset()
+    ) -> bool:
+        """Whether the table is ranked (A1); `stand_ins` are the bots that
+        play for an absent tournament player. `ending.awards` says whether
+        its finished game awards rating, coins and experience."""
 
     def team(self, role: str) -> str:
         return "black" if role in self.black_roles else "red"

@@ -121,6 +121,8 @@ class State:
     # the end (E1–E4)
     winner: str | None = None
     reason: str | None = None
+    #: bot seats playing for an absent tournament player (A1)
+    stand_ins: frozenset[int] = frozenset()
 
     def clone(self) -> State:
         new = object.__new__(State)

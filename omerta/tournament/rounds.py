@@ -203,7 +203,10 @@ async def start_round(
             s, t.director_id, t.ruleset, t.settings, rng.randrange(SEED_LIMIT)
         )
         await store.start_seated(
-            s, table_id, [None if seat in absent else u for seat, u in enumerate(row.seats, 1)]
+            s,
+            table_id,
+            [None if seat in absent else u for seat, u in enumerate(row.seats, 1)],
+            stand_ins=absent,
         )
         row.table_id, row.absent = table_id, absent
         started.append(table_id)
@@ -213,26 +216,15 @@ async def start_round(
 
 
 async def game_ended(s: AsyncSession, game_id: int) -> None:
-    """A runtime game-end hook, before the league rates the game. A bot that
-    played for an absentee leaves the game ranked for the others (the
-    ruleset would make a table with bots practice, A1), then: the
-    tournament is finished when its last table ends."""
+    """A runtime game-end hook: the tournament is finished when its last
+    table ends. (Whether the game is ranked the engine has decided: bots
+    that stood in for absentees leave it ranked, A1.)"""
     game = await s.get(Game, game_id)
     if game is None:
         return
     row = await store.of_table(s, game.table_id)
     if row is None:
         return
-    table = await tables.get_table(s, game.table_id)
-    assert table is not None
-    bots = frozenset(seat.seat for seat in table.seats if seat.is_bot)
-    if not game.ranked and row.absent and bots == set(row.absent):
-        # The rating model pits the people on one team against the other's:
-        # with people on one team only, there is nothing to rate.
-        teams = await store.teams_of_people(s, game_id)
-        game.ranked = tables.ranks(table.ruleset, table.settings) and (
-            "black" in teams and len(teams) > 1
-        )
     await finish_if_over(s, row.tournament_id, ended=game.table_id)
 
 

@@ -79,6 +79,9 @@ header = st.fixed_dictionaries(
             values,
         ),
         "bots": st.one_of(st.lists(st.integers(min_value=0, max_value=13), max_size=3), values),
+        "stand_ins": st.one_of(
+            st.lists(st.integers(min_value=0, max_value=13), max_size=2), values
+        ),
     },
 )
 

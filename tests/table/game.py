@@ -46,8 +46,9 @@ class Table:
         seed: int = 1,
         bots=(),
         ruleset=CLASSIC,
+        stand_ins=(),
     ):
-        self.state, self.events = new_game(ruleset, settings or {}, seed, deal, bots)
+        self.state, self.events = new_game(ruleset, settings or {}, seed, deal, bots, stand_ins)
         self.clock = 0.0
 
     # --- the clock ------------------------------------------------------

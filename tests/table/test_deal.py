@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from omerta.table import CLASSIC, BadAction, BadSettings, new_game
+from omerta.table.ending import awards
 from omerta.table.actions import Pick
 
 from .game import Table
@@ -125,3 +126,37 @@ def test_A1_a_table_of_ten_humans_is_ranked_and_a_table_with_a_bot_is_practice()
     settings = CLASSIC.parse_settings({})
     assert CLASSIC.ranked(settings, frozenset())
     assert not CLASSIC.ranked(settings, frozenset({7}))
+
+
+def test_A1_bots_standing_in_for_absentees_leave_a_table_ranked_other_bots_do_not():
+    settings = CLASSIC.parse_settings({})
+    assert CLASSIC.ranked(settings, frozenset({7}), frozenset({7}))
+    assert not CLASSIC.ranked(settings, frozenset({7, 8}), frozenset({7}))
+
+
+def _played_out(**table) -> Table:
+    t = Table(**table)
+    while not t.state.over:  # nobody acts: quiet rounds end it in a draw (E2)
+        t.wait()
+    return t
+
+
+def test_A1_a_game_with_stand_ins_awards_the_people_when_they_played_on_both_teams():
+    assert awards(_played_out(bots=(3, 9), stand_ins=(3, 9)).state)
+    assert awards(_played_out().state)  # ten people
+
+
+def test_A1_a_game_whose_people_all_played_one_team_awards_nothing():
+    # Don, Mafia, Mafia (seats 1-3) are bots standing in: only red people are left.
+    assert not awards(_played_out(bots=(1, 2, 3), stand_ins=(1, 2, 3)).state)
+    red = tuple(range(4, 11))
+    assert not awards(_played_out(bots=red, stand_ins=red).state)
+
+
+def test_A1_a_practice_game_awards_nothing_even_played_to_the_end():
+    assert not awards(_played_out(bots=(3, 9), stand_ins=(3,)).state)
+
+
+def test_A1_a_stand_in_must_be_a_bot_seat():
+    with pytest.raises(BadAction, match="seat 6 stands in"):
+        new_game(CLASSIC, {}, 1, None, bots=(5,), stand_ins=(6,))

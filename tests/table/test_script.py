@@ -177,6 +177,14 @@ def test_bad_scripts_exit_2_with_one_line_naming_the_script_line(lines, message,
         ),
         ('{"ruleset": "classic", "bots": [0]}', "line 1: bot seat 0"),
         (
+            '{"ruleset": "classic", "bots": [5], "stand_ins": [6]}',
+            "line 1: seat 6 stands in for an absentee but is not a bot seat",
+        ),
+        (
+            '{"ruleset": "classic", "bots": [5], "stand_ins": "5"}',
+            "line 1: header 'stand_ins' must be a list of seat numbers",
+        ),
+        (
             '{"ruleset": "classic", "seed": 1.5}',
             "line 1: header 'seed' must be an integer or a string",
         ),

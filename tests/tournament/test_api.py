@@ -197,6 +197,10 @@ async def test_a_round_starts_its_tables_together_and_a_bot_plays_for_an_absente
                     None if planned["absent"] or planned["user_id"] is None else planned["user_id"]
                 )
                 assert seat.user_id == expected
+                assert seat.stands_in == planned["absent"]  # A1: a bot for an absentee
+            # Stand-ins leave a table ranked; the moderator's bot makes one practice.
+            director_bots = any(planned["user_id"] is None for planned in row["seats"])
+            assert tables.ranked(table) == (not director_bots)
     absentees = [s for row in t["schedule"][0]["tables"] for s in row["seats"] if s["absent"]]
     assert [s["user_id"] for s in absentees] == [absent_id]
     seated = [s["user_id"] for row in t["schedule"][0]["tables"] for s in row["seats"]]
