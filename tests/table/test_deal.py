@@ -5,8 +5,8 @@ from collections import Counter
 import pytest
 
 from omerta.table import CLASSIC, BadAction, BadSettings, new_game
-from omerta.table.ending import awards
 from omerta.table.actions import Pick
+from omerta.table.ending import awards
 
 from .game import Table
 
