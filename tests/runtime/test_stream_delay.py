@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import json
 
+from omerta.city_mode import CITY
 from omerta.runtime.spectators import Broadcast, WatchSettings, stream_events
+from omerta.runtime.streams import Streams
 from omerta.table import CLASSIC, Action, Event, State, Timeout, new_game
 from omerta.table.random_play import random_game
+from omerta.table.views import NEVER_TOLD
 
 DELAY = 30.0
 SEED = 2  # a game with shots, checks and a technical vote
@@ -116,3 +119,15 @@ def test_watch_settings_are_checked_and_default_to_signed_in_spectators_and_no_s
             assert str(e)
         else:
             raise AssertionError(f"{bad!r} was taken")
+
+
+def test_M11_a_stream_begun_mid_game_shows_what_a_stream_from_the_start_shows():
+    # The delayed stream reveals everything but T5's secrets, the causes of
+    # city deaths (M11, record only) included; its history must too.
+    for seed in range(3):
+        final, events, _, _ = random_game(seed, ruleset=CITY)
+        assert any(e.event == "left" and e.audience.kind == "record" for e in events)
+        streams = Streams(final.seats)
+        streams.add(events)
+        history = [text for text in streams.told() if json.loads(text)["event"] not in NEVER_TOLD]
+        assert history == stream_events(events)
