@@ -4,9 +4,12 @@
 
 With --nodes K (Postgres only) it starts K nodes of a cluster instead
 (docs/deploy.md, "Several nodes"); the tables are made once every node is
-up, each node adopts its share, and each client process connects to one
-node, whatever node runs its tables (the sockets of the others are
-forwarded): it prints each node's tables, CPU and step and timer p99.
+up, each node adopts its share, and each client process connects to the
+node that runs its tables, as the proxy of docs/deploy.md sends a player
+(a socket to another node would be forwarded, costing a descriptor on both):
+it prints each node's tables, CPU and step and timer p99. A node then needs
+descriptors for its own tables' sockets only, so K nodes fit K times the
+tables of one process under the same descriptor limit.
 
 Prepares a fresh database (SQLite in a temporary directory, or
 --database-url) with N playing tables of 10 signed-in players, starts
@@ -46,9 +49,11 @@ from typing import Any
 import aiohttp
 import asyncpg
 from aiohttp import web
+from sqlalchemy import select
 from sqlalchemy.engine import make_url
 
 from omerta.store import Database, tables, upgrade, users
+from omerta.store.leases import TableLease
 
 ROOT = Path(__file__).resolve().parents[1]
 CONNECT_AT_ONCE = 20
@@ -259,14 +264,36 @@ def client_process(
     asyncio.run(play(base, seated, control, results))
 
 
+def clients(
+    by_node: dict[str, list[tuple[int, list[str]]]],
+) -> list[tuple[str, list[tuple[int, list[str]]]]]:
+    """Each client process's node and tables: a node's tables split among
+    as many processes as SOCKETS_PER_CLIENT asks for."""
+    out = []
+    for base, seated in by_node.items():
+        processes = max(1, -(-10 * len(seated) // SOCKETS_PER_CLIENT))
+        out += [(base, seated[i::processes]) for i in range(processes)]
+    return out
+
+
+async def owners(url: str) -> dict[int, str]:
+    """Which node holds each table's lease."""
+    db = Database.connect(url)
+    try:
+        async with db.begin() as s:
+            rows = await s.execute(select(TableLease.table_id, TableLease.node))
+            return {table_id: node for table_id, node in rows.all()}
+    finally:
+        await db.close()
+
+
 def load(
     bases: list[str],
-    seated: list[tuple[int, list[str]]],
+    groups: list[tuple[str, list[tuple[int, list[str]]]]],
     warmup: float,
     seconds: float,
-    processes: int,
 ) -> dict:
-    """Play every table from `processes` client processes (one process
+    """Play every table from one client process per group (one process
     cannot hold 20,000 sockets, nor read them on one core); measure one
     window, the same in all of them. The processes fork before any event
     loop runs here."""
@@ -274,12 +301,8 @@ def load(
     control = {"start": context.Event(), "stop": context.Event()}
     results = context.Queue()
     workers = [
-        context.Process(
-            target=client_process,
-            args=(bases[i % len(bases)], seated[i::processes], control, results),
-            daemon=True,
-        )
-        for i in range(processes)
+        context.Process(target=client_process, args=(base, seated, control, results), daemon=True)
+        for base, seated in groups
     ]
     for worker in workers:
         worker.start()
@@ -458,11 +481,13 @@ def main() -> None:
         return
     sockets = 10 * args.tables
     limit = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
-    if sockets > limit - FILES_BESIDE_SOCKETS:
+    # A node's share is not exact (each adopts what it finds free): a margin.
+    per_node = sockets if args.nodes == 1 else int(sockets / args.nodes * 1.1)
+    if per_node > limit - FILES_BESIDE_SOCKETS:
         sys.exit(
-            f"{sockets} sockets do not fit in one server process: this user may open"
+            f"{per_node} sockets do not fit in one server process: this user may open"
             f" {limit} files (RLIMIT_NOFILE), at most"
-            f" {(limit - FILES_BESIDE_SOCKETS) // 10} tables"
+            f" {(limit - FILES_BESIDE_SOCKETS) // 10} tables a node (try --nodes)"
         )
     resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))  # inherited by the server
     with contextlib.ExitStack() as run, tempfile.TemporaryDirectory() as tmp:
@@ -493,18 +518,22 @@ def main() -> None:
                 node = ["--node", f"n{n + 1}"] if args.nodes > 1 else []
                 servers.append(start(command + node, env))
             bases = [base for _, base in servers]
+            by_node = {bases[0]: seated} if args.nodes == 1 else {}
             if args.nodes > 1:
                 t0 = time.perf_counter()
                 seated = asyncio.run(prepare(url, args.tables))
                 counts = asyncio.run(live_tables(bases, args.tables))
+                owner = asyncio.run(owners(url))
+                for table in seated:
+                    holder = owner.get(table[0], "n1")
+                    by_node.setdefault(bases[int(holder[1:]) - 1], []).append(table)
                 print(
                     f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s;"
                     f" the nodes run {counts}",
                     flush=True,
                 )
             cpu0 = [cpu_seconds(server.pid) for server, _ in servers]
-            processes = max(args.nodes, -(-sockets // SOCKETS_PER_CLIENT))
-            result = load(bases, seated, args.warmup, args.seconds, processes)
+            result = load(bases, clients(by_node), args.warmup, args.seconds)
             cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - sum(cpu0)
         finally:
             for server, _ in servers:
