@@ -124,10 +124,14 @@ def test_watch_settings_are_checked_and_default_to_signed_in_spectators_and_no_s
 def test_M11_a_stream_begun_mid_game_shows_what_a_stream_from_the_start_shows():
     # The delayed stream reveals everything but T5's secrets, the causes of
     # city deaths (M11, record only) included; its history must too.
-    for seed in range(3):
+    checked = 0
+    for seed in range(40):  # random play is the same game only within one process
         final, events, _, _ = random_game(seed, ruleset=CITY)
-        assert any(e.event == "left" and e.audience.kind == "record" for e in events)
+        if not any(e.event == "left" and e.audience.kind == "record" for e in events):
+            continue  # nobody died at night in this one
         streams = Streams(final.seats)
         streams.add(events)
         history = [text for text in streams.told() if json.loads(text)["event"] not in NEVER_TOLD]
         assert history == stream_events(events)
+        checked += 1
+    assert checked >= 3
