@@ -8,8 +8,8 @@ from __future__ import annotations
 def whole_ms(t: float) -> float:
     """`t` taken to the nearest millisecond.
 
-    The same as `round(t, 3)` but at a third of the cost (that goes through
-    decimal digits), and this runs several times in every step. The two can
+    The same as `round(t, 3)` without going through decimal digits, which
+    cost more, several times in every step. The two can
     differ only for a `t` within a rounding error of half a millisecond;
     the engine rounds the shell's times with this one function, and the
     shell writes its record with it (`wire_time`), so they always agree.

@@ -55,8 +55,8 @@ def new_game(
         if not 1 <= seat <= n:
             raise BadAction("bad_bot_seat", seat=seat, seats=n)
     standing_in = frozenset(stand_ins)
-    for seat in standing_in - bot_seats:
-        raise BadAction("stand_in_not_bot", seat=seat)
+    if not standing_in <= bot_seats:
+        raise BadAction("stand_in_not_bot", seat=min(standing_in - bot_seats))
     checked = None if deal is None else _check_deal(ruleset.deck(parsed), n, deal)
     state = State(
         ruleset=ruleset,

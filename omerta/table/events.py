@@ -12,6 +12,7 @@ from json.encoder import encode_basestring_ascii
 from typing import Any, ClassVar, Literal
 
 from .actions import TechKind
+from .clock import whole_ms
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,10 +115,9 @@ def _compile_to_dict(cls: type[Event]) -> None:
 
 
 def wire_time(t: float) -> int | float:
-    """Whole seconds print as integers; other times keep millisecond precision."""
-    if type(t) is int:
-        return t
-    r = round(t * 1000) / 1000  # whole_ms(t), written out: this runs for every event
+    """Whole seconds print as integers; other times keep millisecond precision
+    (the engine's rounding: a record replays where the engine applied it)."""
+    r = whole_ms(t)
     return int(r) if r == int(r) else r
 
 
