@@ -28,9 +28,11 @@ def _replay(args: argparse.Namespace) -> int:
     out = sys.stdout
 
     def emit(event) -> None:
+        if not args.audience:
+            out.write(event.to_json() + "\n")
+            return
         data = event.to_dict()
-        if args.audience:
-            data["audience"] = event.audience.to_dict()
+        data["audience"] = event.audience.to_dict()
         out.write(json.dumps(data, separators=(", ", ": ")) + "\n")
 
     try:
