@@ -104,15 +104,16 @@ _SPACE = " \t\n\r"  # JSON's whitespace
 _LONG_NUMBER = re.compile(r"[0-9.eE+-]{19,}")
 
 
-def _decode(raw_line: str) -> Any:
+def _decode(raw_line: str, long_numbers: bool = True) -> Any:
     """`json.loads(raw_line)` with the hooks above, and its errors.
 
     orjson reads a line about three times faster than `json` with Python
     hooks for every number; it refuses what they refuse (NaN, infinite
     numbers, lone surrogates, a byte order mark, control characters), and
     without a long number it reads every other line to the same value.
-    Whatever it refuses is read again here, for the same error."""
-    if _LONG_NUMBER.search(raw_line) is None:
+    Whatever it refuses is read again here, for the same error.
+    `long_numbers` False: the caller knows the line has no long number."""
+    if not long_numbers or _LONG_NUMBER.search(raw_line) is None:
         try:
             return orjson.loads(raw_line)
         except orjson.JSONDecodeError:
@@ -131,10 +132,10 @@ def _decode(raw_line: str) -> Any:
     return value
 
 
-def _loads(number: int, raw_line: str) -> Any:
+def _loads(number: int, raw_line: str, long_numbers: bool = True) -> Any:
     """Strict JSON: no NaN or Infinity, no absurd numbers or nesting."""
     try:
-        value = _decode(raw_line)
+        value = _decode(raw_line, long_numbers)
     except json.JSONDecodeError as e:
         raise ScriptError(number, f"not valid JSON: {e.msg} (column {e.colno})") from None
     except _NotStrictJson as e:
@@ -215,11 +216,22 @@ def parse(text: str) -> Script:
     header: Header | None = None
     header_line = 1
     lines: list[Line] = []
+    # One look for a long number in the whole text instead of one a line.
+    long_numbers = _LONG_NUMBER.search(text) is not None
     # JSON lines end at "\n" only: U+2028 and friends may stand inside a string.
     for number, raw_line in enumerate(text.split("\n"), 1):
-        if not raw_line.strip():
-            continue
-        raw = _loads(number, raw_line)
+        raw = None
+        # Most lines: no long number, too few brackets to nest too deep, and
+        # JSON that orjson reads (see _decode); the rest takes the long way.
+        if not long_numbers and raw_line.count("{") + raw_line.count("[") <= MAX_DEPTH:
+            try:
+                raw = orjson.loads(raw_line)
+            except orjson.JSONDecodeError:
+                raw = None
+        if raw is None:
+            if not raw_line.strip():
+                continue
+            raw = _loads(number, raw_line, long_numbers)
         if not isinstance(raw, dict):
             raise ScriptError(number, "each line must be a JSON object")
         if header is None:
@@ -271,12 +283,15 @@ def _seat_key(number: int, key: str) -> int:
     return int(key)
 
 
+#: the types of a number of seconds (a bool is not one)
+_TIMES = (int, float)
+
+
 def _number(number: int, raw: dict[str, Any], key: str) -> float | None:
     value = raw.get(key)
     if value is None:
         return None
-    kind = type(value)
-    if (kind is float or kind is int) and 0 <= value <= MAX_SECONDS:  # most lines: no more to check
+    if type(value) in _TIMES and 0 <= value <= MAX_SECONDS:  # most lines: no more to check
         return value
     if (
         isinstance(value, bool)
@@ -297,6 +312,10 @@ ALLOWED = {"wait": LINE_KEYS} | {
 
 
 def _line(number: int, raw: dict[str, Any]) -> Line:
+    if len(raw) == 2 and raw.get("do") == "wait":  # a fired timeout: most lines of a record
+        t = _number(number, raw, "t")
+        if t is not None:
+            return Line(number, None, None, t, None)
     do = raw.get("do")
     allowed = ALLOWED.get(do) if isinstance(do, str) else None
     if allowed is None:
@@ -344,6 +363,9 @@ def _period_name(period: int) -> str:
     return f"night{(period + 1) // 2}" if period % 2 else f"day{period // 2}"
 
 
+_TIMEOUT = Timeout()
+
+
 class Player:
     """Plays script lines on a virtual clock, collecting every event."""
 
@@ -377,7 +399,7 @@ class Player:
         due = self.state.next_deadline
         if due is None:
             return False
-        self.state, events = apply(self.state, Timeout(), due)
+        self.state, events = apply(self.state, _TIMEOUT, due)
         self.clock = due
         self._take(events)
         return True
@@ -391,12 +413,13 @@ class Player:
         self.clock = max(self.clock, t)
 
     def play(self, line: Line) -> None:
-        if line.t is not None:
-            if line.t < self.clock:
-                raise ScriptError(line.number, f"t={line.t} is before the clock ({self.clock})")
-            self._run_to(line.t)
+        t = line.t
+        if t is not None:
+            if t < self.clock:
+                raise ScriptError(line.number, f"t={t} is before the clock ({self.clock})")
+            self._run_to(t)
             if line.at is not None:
-                self._check_at_t(line.number, line.at, line.t)
+                self._check_at_t(line.number, line.at, t)
         if line.at is not None:
             self._reach(line.number, line.at)
         if line.action is None:
