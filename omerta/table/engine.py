@@ -117,6 +117,9 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
     return ctx.state, ctx.events
 
 
+_TIMEOUT = Timeout()
+
+
 def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[State, list[Event]]:
     """Fire every deadline before `until` (also at `until` when inclusive)."""
     events: list[Event] = []
@@ -124,7 +127,7 @@ def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[Sta
         due = state.next_deadline
         if due is None or due > until or (due == until and not inclusive):
             return state, events
-        state, more = apply(state, Timeout(), due)
+        state, more = apply(state, _TIMEOUT, due)
         events.extend(more)
 
 

@@ -35,7 +35,8 @@ def start_speech(ctx: Step, seat: int, kind: SpeechKind) -> None:
 def end_speech(ctx: Step, early: bool) -> Next:
     s = ctx.state
     assert s.speaker is not None
-    end_interjection(ctx)
+    if s.interjector is not None:
+        end_interjection(ctx)
     ctx.emit(SpeechEnded(ctx.now, s.speaker, early))
     s.speaker = s.speech_kind = None
     return "queue"
@@ -55,7 +56,7 @@ def timeout(ctx: Step) -> Next | None:
     if s.interjection_end is not None and s.interjection_end < s.deadline:
         end_interjection(ctx)
         return None
-    return end_speech(ctx, early=False)
+    return end_speech(ctx, False)
 
 
 def on_end_speech(ctx: Step, action: EndSpeech) -> Next:

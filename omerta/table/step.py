@@ -37,7 +37,8 @@ class Step:
         self.emit: Callable[[Event], None] = self.events.append
 
     def after(self, seconds: float) -> float:
-        return whole_ms(self.now + seconds)
+        t = self.now + seconds
+        return t if type(t) is int else whole_ms(t)  # whole seconds need no rounding: most times
 
 
 def require(condition: bool, rule: str, code: str, **params: Any) -> None:
