@@ -116,7 +116,7 @@ TECH_KINDS: tuple[TechKind, ...] = get_args(TechKind)
 
 def _int(raw: Mapping[str, Any], key: str, name: str) -> int:
     value = raw.get(key)
-    if isinstance(value, bool) or not isinstance(value, int):
+    if type(value) is not int and (isinstance(value, bool) or not isinstance(value, int)):
         raise BadAction("bad_integer", action=name, key=key, got=shown(value))
     return value
 
@@ -192,7 +192,7 @@ def arg_names(name: str) -> tuple[str, ...]:
 def parse_action(raw: Mapping[str, Any], seat: int | None = None) -> Action:
     """Build an action from its JSON form. `seat` overrides the object's own
     (the server knows who is talking; a script says it on the line)."""
-    if not isinstance(raw, Mapping):
+    if type(raw) is not dict and not isinstance(raw, Mapping):  # an ABC check costs
         raise BadAction("not_an_object")
     name = raw.get("do")
     cls = ACTIONS.get(name) if isinstance(name, str) else None
@@ -201,4 +201,4 @@ def parse_action(raw: Mapping[str, Any], seat: int | None = None) -> Action:
     assert isinstance(name, str)
     if seat is None:
         seat = _int(raw, "seat", name)
-    return cls(seat, *(read(raw, key, name) for key, read in _ARGS[cls]))
+    return cls(seat, *[read(raw, key, name) for key, read in _ARGS[cls]])

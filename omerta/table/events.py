@@ -9,6 +9,7 @@ import math
 from _json import make_encoder
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
+from functools import lru_cache
 from json.encoder import encode_basestring_ascii as quote
 from typing import Any, ClassVar, Literal
 
@@ -40,6 +41,7 @@ EVERYONE = Audience("everyone")
 RECORD = Audience("record")
 
 
+@lru_cache(maxsize=64)  # audiences are immutable; a table has at most a dozen seats
 def to_seat(seat: int) -> Audience:
     return Audience("seat", frozenset((seat,)))
 
