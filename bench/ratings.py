@@ -1,7 +1,7 @@
 """Simulated ranked seasons: the Omerta rating model against baselines.
 
     .venv/bin/python bench/ratings.py [--world wide|real|both] [--players N] [--games N] [--seed 1]
-        [--write GAMES.jsonl] [--features] [--role-effect R]
+        [--write GAMES.jsonl] [--features] [--role-effect R] [--joint]
 
 Worlds (assumptions, not data): each player has a hidden skill, initially
 N(0, 1), that random-walks a little (sd SKILL_DRIFT) with every game played.
@@ -37,7 +37,14 @@ the scored half).  Team Elo runs at several K; the best one (picked on the
 scored half itself, which flatters it) is the baseline to beat.
 
 "oracle" predicts with the true probabilities (a floor for the losses, not a
-competitor).  The Elo K-factors (best log-loss on a small grid) were picked,
+competitor).  "omerta (world's parameters)" is the model run with the
+parameters the world was drawn with (sigma0 = one skill unit in Elo points,
+tau = SKILL_DRIFT of it, no side drift): what a perfect fit would reach, also
+not a competitor.  With --joint, "joint filter (world's parameters)" adds
+the same filter keeping every correlation between players' beliefs
+(bench/ratings_joint.py, needs numpy; slow beyond a thousand players).  The
+margin of each of our rows over the best team Elo is the mean per-game
+difference of log-loss over the scored games, with its paired standard error.  The Elo K-factors (best log-loss on a small grid) were picked,
 like the Omerta defaults, on tuning seeds 1001 and 1002, not on the reported
 ones; openskill and trueskill run with their package defaults.  Needs the ``bench`` extra
 (openskill, trueskill); no network.
@@ -50,7 +57,7 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from omerta.ratings import features as omfeatures
@@ -82,6 +89,19 @@ class World:
     """sd of log(a player's share of games); 0: every player equally often."""
 
 
+def world_params(world: World) -> om.ModelParams:
+    """The model's parameters that match how ``world`` draws its games."""
+    unit = world.skill_weight * om.ELO_SCALE  # one unit of hidden skill, in Elo points
+    return replace(
+        om.DEFAULT_PARAMS,
+        sigma0=unit,
+        tau=SKILL_DRIFT * unit,
+        # The side is a constant: a prior as wide as it is, and no drift.
+        side_sigma0=abs(world.side) * om.ELO_SCALE,
+        side_tau=0.0,
+    )
+
+
 WORLDS = {
     "wide": World(
         "wide", 2000, 20000, skill_weight=1.5, side=0.3, draw_max=0.07, activity_sigma=0.0
@@ -93,6 +113,9 @@ WORLDS = {
 ELO_KS = (4.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
 FITTED = "omerta (fitted)"
 DEFAULTS = "omerta (defaults)"
+WORLD_PARAMS = "omerta (world's parameters)"
+JOINT = "joint filter (world's parameters)"
+REFERENCES = ("oracle (true probabilities)", WORLD_PARAMS, JOINT)
 
 
 @dataclass(frozen=True)
@@ -395,11 +418,14 @@ class Result:
     brier: float
     spearman: dict[int, float | None]
     us_per_update: float
+    losses: list[float]
+    """Each scored game's log-loss, in order (for paired comparisons)."""
 
 
 def evaluate(model: Model, season: Season) -> Result:
     half = len(season.games) // 2
-    ll = br = 0.0
+    br = 0.0
+    losses: list[float] = []
     played: dict[int, int] = {}
     snap: dict[int, dict[int, float]] = {n: {} for n in CHECKPOINTS}
     spent = 0
@@ -408,7 +434,7 @@ def evaluate(model: Model, season: Season) -> Result:
         if t >= half:
             y = om.SCORE[g.outcome]
             pc = min(max(p, CLIP), 1.0 - CLIP)
-            ll -= y * math.log(pc) + (1.0 - y) * math.log(1.0 - pc)
+            losses.append(-(y * math.log(pc) + (1.0 - y) * math.log(1.0 - pc)))
             br += (p - y) ** 2
         t0 = time.perf_counter_ns()
         model.update(g)
@@ -427,7 +453,9 @@ def evaluate(model: Model, season: Season) -> Result:
             rho[c] = None
             continue
         rho[c] = spearman([snap[c][i] for i in players], [season.skill_at[c][i] for i in players])
-    return Result(model.name, ll / n, br / n, rho, spent / 1000.0 / len(season.games))
+    return Result(
+        model.name, sum(losses) / n, br / n, rho, spent / 1000.0 / len(season.games), losses
+    )
 
 
 def table(results: list[Result], season: Season) -> str:
@@ -455,14 +483,24 @@ def best_elo(results: list[Result]) -> Result:
     )
 
 
+def margin(ours: Result, other: Result) -> tuple[float, float]:
+    """Mean per-game log-loss of ``other`` minus ``ours`` (positive: ours is
+    better) and its paired standard error."""
+    d = [b - a for a, b in zip(ours.losses, other.losses)]
+    n = len(d)
+    mean = sum(d) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
+    return mean, sd / math.sqrt(n)
+
+
 def target_met(results: list[Result]) -> tuple[bool, bool]:
     """(the fitted model has a lower log-loss than every baseline, the
-    oracle and the model itself with its defaults aside; its Spearman is >=
-    the best-K team Elo's at every checkpoint)"""
+    references and the model itself with its defaults aside; its Spearman is
+    >= the best-K team Elo's at every checkpoint)"""
     by = {r.name: r for r in results}
     ours, elo = by[FITTED], best_elo(results)
     best_ll = all(
-        ours.log_loss < r.log_loss for r in results if r.name not in (FITTED, DEFAULTS, Oracle.name)
+        ours.log_loss < r.log_loss for r in results if r.name not in (FITTED, DEFAULTS, *REFERENCES)
     )
     rho_ok = all((ours.spearman[c] or 0.0) >= (elo.spearman[c] or 0.0) for c in CHECKPOINTS)
     return best_ll, rho_ok
@@ -498,6 +536,7 @@ def run(
     record: str | None = None,
     role_effect: float = 0.0,
     features: bool = False,
+    joint: bool = False,
 ) -> bool:
     season = simulate(players, games, seed, world, role_effect)
     if record:
@@ -511,7 +550,12 @@ def run(
         TrueSkill(),
         Omerta(),
         Omerta(fitted.params, FITTED),
+        Omerta(world_params(world), WORLD_PARAMS),
     ]
+    if joint:
+        from ratings_joint import JointFilter  # numpy: the bench extra
+
+        models.append(JointFilter(players, world_params(world), JOINT))
     results = [evaluate(m, season) for m in models]
 
     outcomes = [g.outcome for g in season.games]
@@ -527,7 +571,12 @@ def run(
     )
     print(table(results, season))
     ll_ok, rho_ok = target_met(results)
-    print(f"\nbest team Elo: {best_elo(results).name}")
+    elo = best_elo(results)
+    print(f"\nbest team Elo: {elo.name}")
+    for r in results:
+        if r.name in (FITTED, WORLD_PARAMS, JOINT):
+            m, se = margin(r, elo)
+            print(f"margin of {r.name} over it: {m:+.4f} ± {se:.4f} (paired SE)")
     print(
         f"target (omerta fitted: lowest log-loss of all baselines, team Elo at its best K included): "
         f"{'met' if ll_ok else 'NOT met'}; Spearman >= best team Elo at every checkpoint: "
@@ -565,6 +614,11 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also test the roles, first-killed and days-survived features (omerta.ratings.features)",
     )
+    ap.add_argument(
+        "--joint",
+        action="store_true",
+        help="also run the filter with a joint covariance over all players (needs numpy)",
+    )
     args = ap.parse_args(argv)
     if (args.players is not None and args.players < 10) or (
         args.games is not None and args.games < 2
@@ -580,6 +634,7 @@ def main(argv: list[str] | None = None) -> int:
             args.write,
             args.role_effect,
             args.features,
+            args.joint,
         )
     return 0
 
