@@ -1,7 +1,7 @@
 """Simulated ranked seasons: the Omerta rating model against baselines.
 
     .venv/bin/python bench/ratings.py [--world wide|real|both] [--players N] [--games N] [--seed 1]
-        [--write GAMES.jsonl] [--features] [--role-effect R] [--joint]
+        [--write GAMES.jsonl] [--features] [--role-effect R] [--joint] [--seeds N]
 
 Worlds (assumptions, not data): each player has a hidden skill, initially
 N(0, 1), that random-walks a little (sd SKILL_DRIFT) with every game played.
@@ -44,7 +44,10 @@ not a competitor.  With --joint, "joint filter (world's parameters)" adds
 the same filter keeping every correlation between players' beliefs
 (bench/ratings_joint.py, needs numpy; slow beyond a thousand players).  The
 margin of each of our rows over the best team Elo is the mean per-game
-difference of log-loss over the scored games, with its paired standard error.  The Elo K-factors (best log-loss on a small grid) were picked,
+difference of log-loss over the scored games, with its paired standard error;
+--seeds N runs seeds --seed to --seed + N - 1 and ends with a table of them
+and the margins pooled over the seeds (mean, and the standard error of the
+mean: the seeds are independent).  The Elo K-factors (best log-loss on a small grid) were picked,
 like the Omerta defaults, on tuning seeds 1001 and 1002, not on the reported
 ones; openskill and trueskill run with their package defaults.  Needs the ``bench`` extra
 (openskill, trueskill); no network.
@@ -537,7 +540,7 @@ def run(
     role_effect: float = 0.0,
     features: bool = False,
     joint: bool = False,
-) -> bool:
+) -> dict[str, Result]:
     season = simulate(players, games, seed, world, role_effect)
     if record:
         write_record(season, record)
@@ -589,7 +592,33 @@ def run(
             f" parameters; gain = log-loss without minus with; role effect {role_effect:g}):\n"
         )
         print(omfeatures.table(found) + "\n")
-    return ll_ok
+    ours = {r.name: r for r in results if r.name in (FITTED, WORLD_PARAMS, JOINT)}
+    return {**ours, "elo": elo}
+
+
+def pooled(rows: dict[int, dict[str, Result]]) -> str:
+    """One line per seed (log-losses and margins over the best team Elo) and
+    the margins pooled over the seeds."""
+    names = [n for n in (FITTED, WORLD_PARAMS, JOINT) if all(n in r for r in rows.values())]
+    head = ["seed", *names, "best team Elo (K)", *(f"margin: {n}" for n in names)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---:"] * len(head)) + "|"]
+    margins = {n: [margin(r[n], r["elo"]) for r in rows.values()] for n in names}
+    for i, (seed, r) in enumerate(rows.items()):
+        k = r["elo"].name.rsplit("K=", 1)[1]
+        cells = [str(seed), *(f"{r[n].log_loss:.4f}" for n in names)]
+        cells.append(f"{r['elo'].log_loss:.4f} ({k})")
+        cells += [f"{margins[n][i][0]:+.4f} ± {margins[n][i][1]:.4f}" for n in names]
+        lines.append("| " + " | ".join(cells) + " |")
+    for n in names:
+        ms = margins[n]
+        mean = sum(m for m, _ in ms) / len(ms)
+        se = math.sqrt(sum(e * e for _, e in ms)) / len(ms)
+        won = sum(m > 0 for m, _ in ms)
+        lines.append(
+            f"\n{n}: lower log-loss than the best team Elo on {won} of {len(ms)} seeds;"
+            f" pooled margin {mean:+.4f} ± {se:.4f}"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -598,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, help="players (default: the world's)")
     ap.add_argument("--games", type=int, help="games (default: the world's)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--seeds", type=int, default=1, help="run this many seeds from --seed on (default 1)"
+    )
     ap.add_argument(
         "--write",
         metavar="GAMES.jsonl",
@@ -624,18 +656,26 @@ def main(argv: list[str] | None = None) -> int:
         args.games is not None and args.games < 2
     ):
         ap.error("need at least 10 players and 2 games")
+    if args.seeds < 1:
+        ap.error("--seeds must be at least 1")
     worlds = list(WORLDS.values()) if args.world == "both" else [WORLDS[args.world]]
     for world in worlds:
-        run(
-            world,
-            args.players or world.players,
-            args.games or world.games,
-            args.seed,
-            args.write,
-            args.role_effect,
-            args.features,
-            args.joint,
-        )
+        rows = {
+            seed: run(
+                world,
+                args.players or world.players,
+                args.games or world.games,
+                seed,
+                args.write,
+                args.role_effect,
+                args.features,
+                args.joint,
+            )
+            for seed in range(args.seed, args.seed + args.seeds)
+        }
+        if args.seeds > 1:
+            print(f"## {world.name} world, seeds {args.seed}-{args.seed + args.seeds - 1}\n")
+            print(pooled(rows) + "\n")
     return 0
 
 
