@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from omerta.ratings import features as omfeatures
 from omerta.ratings import fit as omfit
 from omerta.ratings import model as om
+from omerta.ratings import prequential as ompreq
 from omerta.ratings.records import GameRecord
 
 if TYPE_CHECKING:  # the bench extra: imported when a model is made
@@ -489,11 +490,7 @@ def best_elo(results: list[Result]) -> Result:
 def margin(ours: Result, other: Result) -> tuple[float, float]:
     """Mean per-game log-loss of ``other`` minus ``ours`` (positive: ours is
     better) and its paired standard error."""
-    d = [b - a for a, b in zip(ours.losses, other.losses)]
-    n = len(d)
-    mean = sum(d) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1)) if n > 1 else math.nan
-    return mean, sd / math.sqrt(n)
+    return ompreq.paired_margin(ours.losses, other.losses)
 
 
 def target_met(results: list[Result]) -> tuple[bool, bool]:
