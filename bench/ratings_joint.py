@@ -1,4 +1,4 @@
-"""The rating model's filter without its one approximation, for the benchmark.
+"""The rating model's filter without its independence approximation, for the benchmark.
 
 omerta.ratings.model keeps one Gaussian per player and forgets, after every
 game, how the result tied the ten players' beliefs together.  JointFilter
