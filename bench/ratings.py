@@ -1,7 +1,7 @@
 """Simulated ranked seasons: the Omerta rating model against baselines.
 
     .venv/bin/python bench/ratings.py [--world wide|real|both] [--players N] [--games N] [--seed 1]
-        [--write GAMES.jsonl] [--features] [--role-effect R]
+        [--write GAMES.jsonl] [--features] [--role-effect R] [--joint] [--seeds N]
 
 Worlds (assumptions, not data): each player has a hidden skill, initially
 N(0, 1), that random-walks a little (sd SKILL_DRIFT) with every game played.
@@ -37,7 +37,17 @@ the scored half).  Team Elo runs at several K; the best one (picked on the
 scored half itself, which flatters it) is the baseline to beat.
 
 "oracle" predicts with the true probabilities (a floor for the losses, not a
-competitor).  The Elo K-factors (best log-loss on a small grid) were picked,
+competitor).  "omerta (world's parameters)" is the model run with the
+parameters the world was drawn with (sigma0 = one skill unit in Elo points,
+tau = SKILL_DRIFT of it, no side drift): what a perfect fit would reach, also
+not a competitor.  With --joint, "joint filter (world's parameters)" adds
+the same filter keeping every correlation between players' beliefs
+(bench/ratings_joint.py, needs numpy; slow beyond a thousand players).  The
+margin of each of our rows over the best team Elo is the mean per-game
+difference of log-loss over the scored games, with its paired standard error;
+--seeds N runs seeds --seed to --seed + N - 1 and ends with a table of them
+and the margins pooled over the seeds (mean, and the standard error of the
+mean: the seeds are independent).  The Elo K-factors (best log-loss on a small grid) were picked,
 like the Omerta defaults, on tuning seeds 1001 and 1002, not on the reported
 ones; openskill and trueskill run with their package defaults.  Needs the ``bench`` extra
 (openskill, trueskill); no network.
@@ -50,12 +60,13 @@ import json
 import math
 import random
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from omerta.ratings import features as omfeatures
 from omerta.ratings import fit as omfit
 from omerta.ratings import model as om
+from omerta.ratings import prequential as ompreq
 from omerta.ratings.records import GameRecord
 
 if TYPE_CHECKING:  # the bench extra: imported when a model is made
@@ -82,6 +93,19 @@ class World:
     """sd of log(a player's share of games); 0: every player equally often."""
 
 
+def world_params(world: World) -> om.ModelParams:
+    """The model's parameters that match how ``world`` draws its games."""
+    unit = world.skill_weight * om.ELO_SCALE  # one unit of hidden skill, in Elo points
+    return replace(
+        om.DEFAULT_PARAMS,
+        sigma0=unit,
+        tau=SKILL_DRIFT * unit,
+        # The side is a constant: a prior as wide as it is, and no drift.
+        side_sigma0=abs(world.side) * om.ELO_SCALE,
+        side_tau=0.0,
+    )
+
+
 WORLDS = {
     "wide": World(
         "wide", 2000, 20000, skill_weight=1.5, side=0.3, draw_max=0.07, activity_sigma=0.0
@@ -93,6 +117,9 @@ WORLDS = {
 ELO_KS = (4.0, 8.0, 12.0, 16.0, 24.0, 32.0, 48.0, 64.0)
 FITTED = "omerta (fitted)"
 DEFAULTS = "omerta (defaults)"
+WORLD_PARAMS = "omerta (world's parameters)"
+JOINT = "joint filter (world's parameters)"
+REFERENCES = ("oracle (true probabilities)", WORLD_PARAMS, JOINT)
 
 
 @dataclass(frozen=True)
@@ -395,11 +422,14 @@ class Result:
     brier: float
     spearman: dict[int, float | None]
     us_per_update: float
+    losses: list[float]
+    """Each scored game's log-loss, in order (for paired comparisons)."""
 
 
 def evaluate(model: Model, season: Season) -> Result:
     half = len(season.games) // 2
-    ll = br = 0.0
+    br = 0.0
+    losses: list[float] = []
     played: dict[int, int] = {}
     snap: dict[int, dict[int, float]] = {n: {} for n in CHECKPOINTS}
     spent = 0
@@ -408,7 +438,7 @@ def evaluate(model: Model, season: Season) -> Result:
         if t >= half:
             y = om.SCORE[g.outcome]
             pc = min(max(p, CLIP), 1.0 - CLIP)
-            ll -= y * math.log(pc) + (1.0 - y) * math.log(1.0 - pc)
+            losses.append(-(y * math.log(pc) + (1.0 - y) * math.log(1.0 - pc)))
             br += (p - y) ** 2
         t0 = time.perf_counter_ns()
         model.update(g)
@@ -427,7 +457,9 @@ def evaluate(model: Model, season: Season) -> Result:
             rho[c] = None
             continue
         rho[c] = spearman([snap[c][i] for i in players], [season.skill_at[c][i] for i in players])
-    return Result(model.name, ll / n, br / n, rho, spent / 1000.0 / len(season.games))
+    return Result(
+        model.name, sum(losses) / n, br / n, rho, spent / 1000.0 / len(season.games), losses
+    )
 
 
 def table(results: list[Result], season: Season) -> str:
@@ -455,14 +487,20 @@ def best_elo(results: list[Result]) -> Result:
     )
 
 
+def margin(ours: Result, other: Result) -> tuple[float, float]:
+    """Mean per-game log-loss of ``other`` minus ``ours`` (positive: ours is
+    better) and its paired standard error."""
+    return ompreq.paired_margin(ours.losses, other.losses)
+
+
 def target_met(results: list[Result]) -> tuple[bool, bool]:
     """(the fitted model has a lower log-loss than every baseline, the
-    oracle and the model itself with its defaults aside; its Spearman is >=
-    the best-K team Elo's at every checkpoint)"""
+    references and the model itself with its defaults aside; its Spearman is
+    >= the best-K team Elo's at every checkpoint)"""
     by = {r.name: r for r in results}
     ours, elo = by[FITTED], best_elo(results)
     best_ll = all(
-        ours.log_loss < r.log_loss for r in results if r.name not in (FITTED, DEFAULTS, Oracle.name)
+        ours.log_loss < r.log_loss for r in results if r.name not in (FITTED, DEFAULTS, *REFERENCES)
     )
     rho_ok = all((ours.spearman[c] or 0.0) >= (elo.spearman[c] or 0.0) for c in CHECKPOINTS)
     return best_ll, rho_ok
@@ -498,7 +536,8 @@ def run(
     record: str | None = None,
     role_effect: float = 0.0,
     features: bool = False,
-) -> bool:
+    joint: bool = False,
+) -> dict[str, Result]:
     season = simulate(players, games, seed, world, role_effect)
     if record:
         write_record(season, record)
@@ -511,7 +550,12 @@ def run(
         TrueSkill(),
         Omerta(),
         Omerta(fitted.params, FITTED),
+        Omerta(world_params(world), WORLD_PARAMS),
     ]
+    if joint:
+        from ratings_joint import JointFilter  # numpy: the bench extra
+
+        models.append(JointFilter(players, world_params(world), JOINT))
     results = [evaluate(m, season) for m in models]
 
     outcomes = [g.outcome for g in season.games]
@@ -527,7 +571,12 @@ def run(
     )
     print(table(results, season))
     ll_ok, rho_ok = target_met(results)
-    print(f"\nbest team Elo: {best_elo(results).name}")
+    elo = best_elo(results)
+    print(f"\nbest team Elo: {elo.name}")
+    for r in results:
+        if r.name in (FITTED, WORLD_PARAMS, JOINT):
+            m, se = margin(r, elo)
+            print(f"margin of {r.name} over it: {m:+.4f} ± {se:.4f} (paired SE)")
     print(
         f"target (omerta fitted: lowest log-loss of all baselines, team Elo at its best K included): "
         f"{'met' if ll_ok else 'NOT met'}; Spearman >= best team Elo at every checkpoint: "
@@ -540,7 +589,33 @@ def run(
             f" parameters; gain = log-loss without minus with; role effect {role_effect:g}):\n"
         )
         print(omfeatures.table(found) + "\n")
-    return ll_ok
+    ours = {r.name: r for r in results if r.name in (FITTED, WORLD_PARAMS, JOINT)}
+    return {**ours, "elo": elo}
+
+
+def pooled(rows: dict[int, dict[str, Result]]) -> str:
+    """One line per seed (log-losses and margins over the best team Elo) and
+    the margins pooled over the seeds."""
+    names = [n for n in (FITTED, WORLD_PARAMS, JOINT) if all(n in r for r in rows.values())]
+    head = ["seed", *names, "best team Elo (K)", *(f"margin: {n}" for n in names)]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(["---:"] * len(head)) + "|"]
+    margins = {n: [margin(r[n], r["elo"]) for r in rows.values()] for n in names}
+    for i, (seed, r) in enumerate(rows.items()):
+        k = r["elo"].name.rsplit("K=", 1)[1]
+        cells = [str(seed), *(f"{r[n].log_loss:.4f}" for n in names)]
+        cells.append(f"{r['elo'].log_loss:.4f} ({k})")
+        cells += [f"{margins[n][i][0]:+.4f} ± {margins[n][i][1]:.4f}" for n in names]
+        lines.append("| " + " | ".join(cells) + " |")
+    for n in names:
+        ms = margins[n]
+        mean = sum(m for m, _ in ms) / len(ms)
+        se = math.sqrt(sum(e * e for _, e in ms)) / len(ms)
+        won = sum(m > 0 for m, _ in ms)
+        lines.append(
+            f"\n{n}: lower log-loss than the best team Elo on {won} of {len(ms)} seeds;"
+            f" pooled margin {mean:+.4f} ± {se:.4f}"
+        )
+    return "\n".join(lines)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -549,6 +624,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, help="players (default: the world's)")
     ap.add_argument("--games", type=int, help="games (default: the world's)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument(
+        "--seeds", type=int, default=1, help="run this many seeds from --seed on (default 1)"
+    )
     ap.add_argument(
         "--write",
         metavar="GAMES.jsonl",
@@ -565,22 +643,36 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="also test the roles, first-killed and days-survived features (omerta.ratings.features)",
     )
+    ap.add_argument(
+        "--joint",
+        action="store_true",
+        help="also run the filter with a joint covariance over all players (needs numpy)",
+    )
     args = ap.parse_args(argv)
     if (args.players is not None and args.players < 10) or (
         args.games is not None and args.games < 2
     ):
         ap.error("need at least 10 players and 2 games")
+    if args.seeds < 1:
+        ap.error("--seeds must be at least 1")
     worlds = list(WORLDS.values()) if args.world == "both" else [WORLDS[args.world]]
     for world in worlds:
-        run(
-            world,
-            args.players or world.players,
-            args.games or world.games,
-            args.seed,
-            args.write,
-            args.role_effect,
-            args.features,
-        )
+        rows = {
+            seed: run(
+                world,
+                args.players or world.players,
+                args.games or world.games,
+                seed,
+                args.write,
+                args.role_effect,
+                args.features,
+                args.joint,
+            )
+            for seed in range(args.seed, args.seed + args.seeds)
+        }
+        if args.seeds > 1:
+            print(f"## {world.name} world, seeds {args.seed}-{args.seed + args.seeds - 1}\n")
+            print(pooled(rows) + "\n")
     return 0
 
 

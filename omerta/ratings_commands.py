@@ -62,9 +62,12 @@ def evaluate_command(
         f"side_tau {p.side_tau:.3g} (log-loss on the first part {ev.fitted.log_loss:.4f})\n\n"
     )
     out.write(table(ev) + "\n\n")
+    m, se = ev.margin
     out.write(
         f"best team Elo: {ev.best_elo.name} ({ev.best_elo.log_loss:.4f}; K picked on the"
-        " held-out part itself, so this baseline is flattered)\n\n"
+        " held-out part itself, so this baseline is flattered)\n"
+        f"its log-loss minus the fitted model's: {m:+.4f} ± {se:.4f} (paired standard error;"
+        " positive: ours is lower)\n\n"
     )
     out.write(calibration_table(ev.scores[0]) + "\n")
     for note in ev.notes:

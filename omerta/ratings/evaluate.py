@@ -13,7 +13,15 @@ from typing import Any
 
 from omerta.ratings import model
 from omerta.ratings.fit import Fit, fit
-from omerta.ratings.prequential import Constant, OmertaModel, Predictor, Score, TeamElo, score
+from omerta.ratings.prequential import (
+    Constant,
+    OmertaModel,
+    Predictor,
+    Score,
+    TeamElo,
+    paired_margin,
+    score,
+)
 from omerta.ratings.records import GameRecord
 
 ELO_KS: tuple[float, ...] = (4.0, 8.0, 12.0, 16.0, 24.0, 32.0)
@@ -102,6 +110,12 @@ class Evaluation:
     best_elo: Score
     notes: tuple[str, ...]
 
+    @property
+    def margin(self) -> tuple[float, float]:
+        """The best team Elo's held-out log-loss minus the fitted model's
+        (positive: ours is lower), and its paired standard error."""
+        return paired_margin(self.scores[0].losses, self.best_elo.losses)
+
     def to_dict(self) -> dict[str, object]:
         def one(s: Score) -> dict[str, object]:
             return {
@@ -124,6 +138,10 @@ class Evaluation:
             },
             "train_log_loss": self.fitted.log_loss,
             "best_elo": {"model": self.best_elo.name, "log_loss": self.best_elo.log_loss},
+            "margin_over_best_elo": {
+                "log_loss": self.margin[0],
+                "se": None if math.isnan(self.margin[1]) else self.margin[1],
+            },
             "models": [one(s) for s in self.scores],
             "notes": list(self.notes),
         }

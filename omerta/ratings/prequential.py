@@ -6,6 +6,10 @@ Scores are on the expected red score y (red 1, draw 0.5, black 0):
 log-loss -(y log p + (1 - y) log(1 - p)) with p clipped to [1e-6, 1 - 1e-6],
 Brier (p - y)^2, and calibration: the games grouped by predicted p into ten
 bins of width 0.1, each bin's mean prediction against its mean observed y.
+Two models scored on the same games are compared by the mean of their
+per-game log-loss differences and its paired standard error: the games that
+are hard for one are mostly hard for the other, so the paired error is far
+smaller than either model's own.
 """
 
 from __future__ import annotations
@@ -116,6 +120,8 @@ class Score:
     log_loss: float
     brier: float
     calibration: tuple[Bin, ...] = field(default=())
+    losses: tuple[float, ...] = field(default=(), repr=False)
+    """Each scored game's log-loss, in order."""
 
     def calibration_rows(self) -> list[dict[str, object]]:
         """The bins as the reports' JSON gives them."""
@@ -135,15 +141,30 @@ def loss(p: float, y: float) -> float:
     return -(y * math.log(pc) + (1.0 - y) * math.log(1.0 - pc))
 
 
+def paired_margin(ours: Sequence[float], other: Sequence[float]) -> tuple[float, float]:
+    """Mean per-game log-loss of ``other`` minus ``ours`` over the same games
+    (positive: ours is better) and its paired standard error (nan for fewer
+    than two games)."""
+    if len(ours) != len(other) or not ours:
+        raise ValueError("the two models must be scored on the same, non-empty games")
+    d = [b - a for a, b in zip(ours, other)]
+    n = len(d)
+    mean = sum(d) / n
+    if n < 2:
+        return mean, math.nan
+    return mean, math.sqrt(sum((x - mean) ** 2 for x in d) / (n - 1) / n)
+
+
 def score(predictor: Predictor, games: Sequence[GameRecord], start: int = 0) -> Score:
     """Run ``predictor`` over all games; score those from index ``start`` on."""
-    ll = br = 0.0
+    br = 0.0
+    losses: list[float] = []
     sums = [[0, 0.0, 0.0] for _ in range(BINS)]
     for t, g in enumerate(games):
         p = predictor.predict(g)
         if t >= start:
             y = model.SCORE[g.winner]
-            ll += loss(p, y)
+            losses.append(loss(p, y))
             br += (p - y) ** 2
             b = sums[min(BINS - 1, int(p * BINS))]
             b[0] += 1
@@ -154,4 +175,11 @@ def score(predictor: Predictor, games: Sequence[GameRecord], start: int = 0) -> 
     bins = tuple(
         Bin(i / BINS, (i + 1) / BINS, int(c), p / c, y / c) for i, (c, p, y) in enumerate(sums) if c
     )
-    return Score(predictor.name, n, ll / n if n else math.nan, br / n if n else math.nan, bins)
+    return Score(
+        predictor.name,
+        n,
+        sum(losses) / n if n else math.nan,
+        br / n if n else math.nan,
+        bins,
+        tuple(losses),
+    )

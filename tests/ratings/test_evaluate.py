@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from omerta.cli import main
-from omerta.ratings.prequential import Constant, OmertaModel, TeamElo, score
+from omerta.ratings.prequential import Constant, OmertaModel, TeamElo, paired_margin, score
 from omerta.ratings.records import GameRecord, RecordError, parse_lines
 
 
@@ -137,6 +137,27 @@ def test_evaluate_command_reports_every_model_and_the_best_elo_k(tmp_path: Path,
     ]
     assert "team Elo K=8" in names and report["best_elo"]["model"].startswith("team Elo K=")
     assert all(m["games"] == 6 for m in report["models"])
+
+
+def test_evaluate_command_gives_the_fitted_models_margin_over_the_best_elo(tmp_path: Path, capsys):
+    path = tmp_path / "games.jsonl"
+    path.write_text("\n".join(FOUR * 3) + "\n")
+    assert main(["ratings", "evaluate", str(path), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    fitted = report["models"][0]["log_loss"]
+    margin = report["margin_over_best_elo"]
+    # The models' log-losses are rounded to 5 places in the report.
+    assert margin["log_loss"] == pytest.approx(report["best_elo"]["log_loss"] - fitted, abs=1e-5)
+    assert margin["se"] > 0
+
+
+def test_a_paired_margin_is_the_mean_per_game_difference_and_its_standard_error():
+    mean, se = paired_margin([0.5, 0.7], [0.6, 1.0])
+    # differences 0.1 and 0.3: mean 0.2, sd 0.1414, over sqrt(2) games
+    assert (mean, se) == (pytest.approx(0.2), pytest.approx(0.1))
+    assert math.isnan(paired_margin([0.5], [0.9])[1])
+    with pytest.raises(ValueError):
+        paired_margin([0.5, 0.7], [0.6])
 
 
 def test_evaluate_command_names_the_bad_line_and_exits_2(tmp_path: Path, capsys):

@@ -67,3 +67,16 @@ def test_fit_command_on_a_file_reports_the_parameters_and_stores_nothing(tmp_pat
     path.write_text("{}\n")
     assert main(["ratings", "fit", "--games", str(path)]) == 2
     assert f"{path}:1:" in capsys.readouterr().err
+
+
+def test_the_logistic_scale_needs_no_fitting_as_scaling_it_with_every_spread_changes_nothing(
+    monkeypatch,
+):
+    games = world(120.0, 300, 40, seed=5)
+    p = replace(model.DEFAULT_PARAMS, sigma0=120.0, tau=3.0, side_sigma0=40.0, side_tau=0.3)
+    before = log_loss(games, p)
+    monkeypatch.setattr(model, "ELO_SCALE", 2.0 * model.ELO_SCALE)
+    doubled = replace(p, sigma0=240.0, tau=6.0, side_sigma0=80.0, side_tau=0.6)
+    assert log_loss(games, doubled) == pytest.approx(before, rel=1e-12)
+    # ...and only together: the scale alone does change the predictions.
+    assert log_loss(games, p) != pytest.approx(before, rel=1e-6)
