@@ -11,8 +11,6 @@ import pytest
 
 from omerta.ratings import model
 
-pytest.importorskip("numpy")  # the bench extra
-
 # Loaded from its file, as bench/ratings.py (a script) loads it.
 _spec = importlib.util.spec_from_file_location(
     "ratings_joint", Path(__file__).parents[2] / "bench" / "ratings_joint.py"
