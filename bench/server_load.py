@@ -59,6 +59,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CONNECT_AT_ONCE = 20
 #: The web client's keep-alive and the server's answer (docs/api.md).
 PING, PONG = '{"type":"ping"}', '{"type":"pong"}'
+PING_EVERY = 2.0
 #: Tables made at once before the run.
 PREPARE_AT_ONCE = 8
 #: Seconds a client process has to open its sockets.
@@ -185,7 +186,7 @@ async def player(
             f"{base}/api/tables/{table_id}/ws", headers={"Cookie": f"omerta_session={token}"}
         )
     ready.append(1)
-    if pings:  # as the web client does (omerta/web/js/table/socket.js): one a second
+    if pings:  # as the web client does (omerta/web/js/table/socket.js): one every 2 s
         pinger = asyncio.create_task(ping(ws, rng))
     sent: dict[str, float] = {}
     pending: str | None = None
@@ -229,11 +230,11 @@ async def player(
 
 
 async def ping(ws: aiohttp.ClientWebSocketResponse, rng: random.Random) -> None:
-    await asyncio.sleep(rng.random())
+    await asyncio.sleep(rng.random() * PING_EVERY)
     with contextlib.suppress(aiohttp.ClientConnectionResetError):  # closed meanwhile
         while not ws.closed:
             await ws.send_str(PING)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(PING_EVERY)
 
 
 async def play(
@@ -499,8 +500,8 @@ def main() -> None:
     parser.add_argument(
         "--pings",
         action="store_true",
-        help="every client sends the web client's ping once a second (the server answers"
-        " each; without it the server pings silent sockets itself every 2.5 s)",
+        help="every client sends the web client's ping every 2 s (the server answers"
+        " each; without it the server pings sockets silent for 2.5 s itself)",
     )
     parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
