@@ -671,6 +671,17 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
         f"server loop lag p50 / p99  {lag['p50_ms']} / {lag['p99_ms']} ms;"
         f" {gc['count']} full garbage collections (max {gc['max_ms']} ms)"
     )
+    if "keepalive" in after:  # servers older than the keep-alive sweep do not say
+        kept = [
+            (node["sockets"], node["keepalive"], before["keepalive"])
+            for before, node in result["nodes"]
+        ]
+        pings = sum(k["pings"] - b["pings"] for _, k, b in kept) / elapsed
+        print(
+            f"sockets open at the end    {sum(n for n, _, _ in kept):,} of"
+            f" {result['connections']:,}; the server pinged {pings:,.0f}/s and cut"
+            f" {sum(k['cuts'] - b['cuts'] for _, k, b in kept)} silent ones in the window"
+        )
     cm = after["commits"]
     print(
         f"group commit p50 / p99     {cm['p50_ms']} / {cm['p99_ms']} ms,"

@@ -246,9 +246,10 @@ async def test_a_socket_that_answers_the_servers_pings_stays_and_one_that_does_n
     tests of tests/server/test_keepalive.py hold the real one): a client
     that only listens but answers WebSocket pings stays through many
     silences; one that answers nothing is cut and shown as gone."""
-    monkeypatch.setattr(keepalive, "SWEEP_EVERY", 0.25)
+    monkeypatch.setattr(keepalive, "LOOK_EVERY", 0.1)
     monkeypatch.setattr(keepalive, "PING_AFTER", 0.5)
     monkeypatch.setattr(keepalive, "DROP_AFTER", 1.5)
+    monkeypatch.setattr(keepalive, "ANSWER_WITHIN", 0.9)
     alice, bob = await live.browsers(2)
     table_id, seats = await seat_table([alice, bob], bots=True)
     a = await alice.socket(table_id)  # aiohttp answers pings while it reads

@@ -7,7 +7,10 @@ import asyncio
 from dataclasses import dataclass
 
 from omerta.server import keepalive
-from omerta.server.keepalive import DROP_AFTER, PING_AFTER, SWEEP_EVERY, Keepalive
+from omerta.server.keepalive import DROP_AFTER, LOOK_EVERY, PING_AFTER, SLICES, Keepalive
+
+#: the sweep's beat: one slice of the sockets each
+TICK = LOOK_EVERY / SLICES
 
 
 class Clock:
@@ -34,16 +37,20 @@ class FakeSocket:
         self.dropped = True
 
 
+def tick(sweep: Keepalive, clock: Clock) -> None:
+    clock.now += TICK
+    sweep.sweep()
+
+
 def run(sweep: Keepalive, clock: Clock, sockets: list[FakeSocket], seconds: float) -> None:
-    """Sweep every SWEEP_EVERY for `seconds`, sockets answering pings as they do."""
+    """Sweep on its beat for `seconds`, the sockets answering pings as they do."""
     end = clock.now + seconds
     while clock.now < end:
-        clock.now += SWEEP_EVERY
         for socket in sockets:
             answers = socket.answers_after
             if answers is not None and socket.heard < socket.pinged <= clock.now - answers:
                 socket.heard = socket.pinged + answers
-        sweep.sweep()
+        tick(sweep, clock)
 
 
 def test_a_socket_heard_from_recently_is_neither_pinged_nor_cut():
@@ -51,10 +58,9 @@ def test_a_socket_heard_from_recently_is_neither_pinged_nor_cut():
     sweep = Keepalive(clock)
     talking = FakeSocket()
     sweep.watch(talking)
-    for _ in range(40):
-        clock.now += SWEEP_EVERY
+    for _ in range(400):
+        tick(sweep, clock)
         talking.heard = clock.now - 2.0  # the web client's ping every 2 s
-        sweep.sweep()
     assert (talking.pings, talking.dropped) == (0, False)
 
 
@@ -63,12 +69,11 @@ def test_a_silent_socket_is_pinged_once_per_silence_after_2_5_s():
     sweep = Keepalive(clock)
     silent = FakeSocket()
     sweep.watch(silent)
-    clock.now += PING_AFTER - 0.01
-    sweep.sweep()
-    assert silent.pings == 0
-    clock.now += 0.02
-    sweep.sweep()
-    sweep.sweep()
+    watched = clock.now
+    while not silent.pings:
+        tick(sweep, clock)
+    assert PING_AFTER <= clock.now - watched <= PING_AFTER + LOOK_EVERY
+    run(sweep, clock, [silent], DROP_AFTER - PING_AFTER - LOOK_EVERY)
     assert silent.pings == 1 and not silent.dropped
 
 
@@ -79,7 +84,7 @@ def test_a_socket_that_answers_its_pings_stays_however_long_it_says_nothing_else
     sweep.watch(answering)
     run(sweep, clock, [answering], 60.0)
     assert not answering.dropped
-    assert 60 / (PING_AFTER + SWEEP_EVERY + 0.3) <= answering.pings <= 60 / PING_AFTER
+    assert 60 / (PING_AFTER + LOOK_EVERY + 0.3) - 1 <= answering.pings <= 60 / PING_AFTER
 
 
 def test_a_socket_that_does_not_answer_is_cut_within_4_s_of_its_last_frame():
@@ -89,8 +94,7 @@ def test_a_socket_that_does_not_answer_is_cut_within_4_s_of_its_last_frame():
     sweep.watch(dead)
     last_frame = clock.now
     while not dead.dropped:
-        clock.now += SWEEP_EVERY
-        sweep.sweep()
+        tick(sweep, clock)
     assert dead.pings == 1
     assert DROP_AFTER <= clock.now - last_frame <= 4.0
     assert len(sweep) == 0  # forgotten: it is never pinged or cut again
@@ -99,27 +103,38 @@ def test_a_socket_that_does_not_answer_is_cut_within_4_s_of_its_last_frame():
 def test_a_socket_cut_whatever_the_phase_of_the_sweep_is_cut_within_4_s():
     """The sweep runs on its own beat: a socket's last frame may fall
     anywhere between two sweeps."""
-    for offset in range(10):
+    for offset in range(2 * SLICES):
         clock = Clock()
         sweep = Keepalive(clock)
         dead = FakeSocket()
         sweep.watch(dead)
-        dead.heard = last_frame = clock.now - offset * SWEEP_EVERY / 10
+        for _ in range(offset):  # the sweep is somewhere in its round
+            tick(sweep, clock)
+        dead.heard = last_frame = clock.now - offset * TICK / 7
         while not dead.dropped:
-            clock.now += SWEEP_EVERY
-            sweep.sweep()
+            tick(sweep, clock)
         assert clock.now - last_frame <= 4.0 + 1e-9, offset
 
 
-def test_a_ping_always_gets_a_whole_sweep_to_be_answered():
-    """Even a socket first looked at long after its last frame is pinged
-    before it is cut (a sweep delayed by a stalled loop cuts nobody unasked)."""
+def test_a_ping_gets_at_least_a_second_to_be_answered():
     clock = Clock()
     sweep = Keepalive(clock)
-    late = FakeSocket(answers_after=SWEEP_EVERY * 0.9)
+    slow = FakeSocket(answers_after=0.99)
+    sweep.watch(slow)
+    run(sweep, clock, [slow], 60.0)
+    assert slow.pings > 10 and not slow.dropped
+
+
+def test_after_the_loop_stood_still_a_ping_still_gets_its_second():
+    """A socket first looked at long after its last frame (the loop stood
+    still) is pinged, not cut unasked, and has as long to answer as ever."""
+    clock = Clock()
+    sweep = Keepalive(clock)
+    late = FakeSocket(answers_after=0.99)
     sweep.watch(late)
     clock.now += 10 * DROP_AFTER
-    sweep.sweep()
+    for _ in range(SLICES):
+        sweep.sweep()
     assert late.pings == 1 and not late.dropped
     run(sweep, clock, [late], 20.0)
     assert not late.dropped
@@ -138,7 +153,7 @@ def test_a_forgotten_socket_is_left_alone():
 async def test_the_sweep_runs_by_itself_and_survives_a_failing_socket(monkeypatch):
     """The sweep's own timer: it goes on after a socket's ping raises (a
     bug of ours must not end every socket's keep-alive)."""
-    monkeypatch.setattr(keepalive, "SWEEP_EVERY", 0.01)
+    monkeypatch.setattr(keepalive, "LOOK_EVERY", 0.01)
     monkeypatch.setattr(keepalive, "PING_AFTER", 0.0)
 
     class Broken(FakeSocket):
@@ -160,3 +175,20 @@ async def test_the_sweep_runs_by_itself_and_survives_a_failing_socket(monkeypatc
     finally:
         sweep.stop()
     assert fine.pings >= 1
+
+
+def test_pings_are_spread_over_the_round_never_thousands_at_once():
+    """A ping is a system call: sockets that went silent together (they
+    connected together) are pinged a slice at a time."""
+    clock = Clock()
+    sweep = Keepalive(clock)
+    sockets = [FakeSocket() for _ in range(1000)]
+    for socket in sockets:
+        sweep.watch(socket)
+    clock.now += PING_AFTER
+    most = 0
+    for _ in range(SLICES):
+        before = sweep.pings
+        tick(sweep, clock)
+        most = max(most, sweep.pings - before)
+    assert sweep.pings == 1000 and most <= 1000 // SLICES + 1
