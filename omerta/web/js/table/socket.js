@@ -4,8 +4,8 @@
 // was missed (or a view that resyncs).
 
 const RETRY_MS = [500, 1000, 2000, 4000, 8000];
-/** A ping every PING_MS keeps the server hearing from us (it cuts a socket
- * silent for 3.5 s once a ping went unanswered: docs/api.md), and its pong
+/** A ping every PING_MS keeps the server hearing from us (it pings a socket
+ * silent for 2.5 s and cuts it at 3.75 s: docs/api.md), and its pong
  * keeps us hearing from the server. A socket that brings nothing for
  * SILENT_MS is taken as dropped (a dead network never closes it by itself);
  * looked at every CHECK_MS, so the player sees "Disconnected" within 4 s,
