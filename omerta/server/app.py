@@ -197,7 +197,7 @@ async def _jobs(app: web.Application) -> AsyncIterator[None]:
 async def _keepalive(app: web.Application) -> AsyncIterator[None]:
     """The node's one sweep that keeps its sockets alive (keepalive.py)."""
     loop = asyncio.get_running_loop()
-    keepalive = Keepalive(loop.time)
+    keepalive = Keepalive(loop.time, loop.call_soon)
     app[KEEPALIVE] = keepalive
     keepalive.start(loop)
     try:

@@ -55,8 +55,14 @@ class Keepalive:
     """The sockets of one node and their sweep. `clock` is the event loop's
     (`loop.time`), the one the sockets stamp `heard` with."""
 
-    def __init__(self, clock: Callable[[], float]):
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        soon: Callable[[Callable[[], None]], object] = lambda call: call(),
+    ):
         self.clock = clock
+        #: `loop.call_soon` (tests: at once): see `_cut`
+        self._soon = soon
         self._slices: list[set[Alive]] = [set() for _ in range(SLICES)]
         self._next_slice = 0
         self._placed = 0
@@ -97,8 +103,19 @@ class Keepalive:
                 socket.ping()
             elif heard <= drop_before and socket.pinged <= answer_before:
                 dead.append(socket)
-        for socket in dead:  # cutting one may end its socket loop, which forgets it
-            part.discard(socket)
+        if dead:
+            self._soon(lambda: self._cut(part, dead))
+
+    def _cut(self, part: set[Alive], dead: list[Alive]) -> None:
+        """Cut the sockets a look found silent, unless they were heard since.
+        A look runs in the loop's turn that read what arrived during a
+        stall, before the sockets' tasks stamp it (their turn is the next
+        one): cutting at once would cut sockets whose pong was just read."""
+        drop_before = self.clock() - DROP_AFTER
+        for socket in dead:
+            if socket.heard > drop_before:
+                continue
+            part.discard(socket)  # dropping may end its socket loop, which forgets it
             self.cuts += 1
             socket.drop()
 

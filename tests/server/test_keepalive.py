@@ -192,3 +192,26 @@ def test_pings_are_spread_over_the_round_never_thousands_at_once():
         tick(sweep, clock)
         most = max(most, sweep.pings - before)
     assert sweep.pings == 1000 and most <= 1000 // SLICES + 1
+
+
+def test_a_pong_read_in_the_same_turn_as_the_look_saves_its_socket():
+    """After a stall the loop reads the pongs that came meanwhile, then the
+    look runs, and only then do the sockets' tasks stamp them: the cut waits
+    for that turn."""
+    clock = Clock()
+    later: list = []
+    sweep = Keepalive(clock, later.append)
+    answered, dead = FakeSocket(), FakeSocket()
+    for socket in (answered, dead):
+        sweep.watch(socket)
+    run(sweep, clock, [], PING_AFTER + LOOK_EVERY)
+    assert answered.pings == dead.pings == 1
+    clock.now += DROP_AFTER  # the loop stood still; both pongs were due long ago
+    for _ in range(SLICES):
+        sweep.sweep()
+    assert later and not answered.dropped and not dead.dropped  # not at once
+    answered.heard = clock.now  # its task's turn: the pong read before the look
+    for call in later:
+        call()
+    assert dead.dropped and not answered.dropped
+    assert sweep.cuts == 1 and len(sweep) == 1
