@@ -50,6 +50,9 @@ class Alive(Protocol):
         """Cut the connection at once (its socket loop then ends, and the
         socket leaves its table)."""
 
+    def unread(self) -> bool:
+        """Whether bytes from it wait in the kernel, not read yet."""
+
 
 class Keepalive:
     """The sockets of one node and their sweep. `clock` is the event loop's
@@ -107,13 +110,15 @@ class Keepalive:
             self._soon(lambda: self._cut(part, dead))
 
     def _cut(self, part: set[Alive], dead: list[Alive]) -> None:
-        """Cut the sockets a look found silent, unless they were heard since.
-        A look runs in the loop's turn that read what arrived during a
-        stall, before the sockets' tasks stamp it (their turn is the next
-        one): cutting at once would cut sockets whose pong was just read."""
+        """Cut the sockets a look found silent, unless they were heard since
+        or something from them waits unread. A look runs in the loop's turn
+        that read what arrived during a stall, before the sockets' tasks
+        stamp it (their turn is the next one), and a busy loop may not have
+        read a pong the kernel holds: either would cut a socket that
+        answered."""
         drop_before = self.clock() - DROP_AFTER
         for socket in dead:
-            if socket.heard > drop_before:
+            if socket.heard > drop_before or socket.unread():
                 continue
             part.discard(socket)  # dropping may end its socket loop, which forgets it
             self.cuts += 1

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import itertools
 import logging
+import termios
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -121,6 +123,17 @@ class SocketPeer:
         if writer is not None:
             writer.transport.abort()
 
+    def unread(self) -> bool:
+        writer = self.ws._writer
+        sock = None if writer is None else writer.transport.get_extra_info("socket")
+        if sock is None:
+            return False
+        try:
+            waiting = fcntl.ioctl(sock.fileno(), termios.FIONREAD, _NO_BYTES)
+        except OSError:
+            return False
+        return waiting != _NO_BYTES
+
     def _control(self, frame: bytes) -> None:
         writer = self.ws._writer
         if self._closing is None and writer is not None and not writer.transport.is_closing():
@@ -142,6 +155,8 @@ class SocketPeer:
         transport.write(b"".join([part for text in out for part in _text_frame(text)]))
 
 
+#: FIONREAD's answer when nothing waits (a C int)
+_NO_BYTES = bytes(4)
 #: A final, unmasked ping frame with no payload (RFC 6455, 5.5.2).
 _PING = bytes((0x89, 0))
 

@@ -29,12 +29,17 @@ class FakeSocket:
     dropped: bool = False
     #: answers each ping this many seconds later (None: never)
     answers_after: float | None = None
+    #: bytes from it wait unread in the kernel
+    waiting: bool = False
 
     def ping(self) -> None:
         self.pings += 1
 
     def drop(self) -> None:
         self.dropped = True
+
+    def unread(self) -> bool:
+        return self.waiting
 
 
 def tick(sweep: Keepalive, clock: Clock) -> None:
@@ -215,3 +220,18 @@ def test_a_pong_read_in_the_same_turn_as_the_look_saves_its_socket():
         call()
     assert dead.dropped and not answered.dropped
     assert sweep.cuts == 1 and len(sweep) == 1
+
+
+def test_a_socket_whose_pong_waits_unread_in_the_kernel_is_not_cut():
+    """A loop too busy to read yet is no reason to cut anyone."""
+    clock = Clock()
+    sweep = Keepalive(clock)
+    busy = FakeSocket()
+    sweep.watch(busy)
+    run(sweep, clock, [], PING_AFTER + LOOK_EVERY)
+    busy.waiting = True
+    run(sweep, clock, [], 2 * DROP_AFTER)
+    assert not busy.dropped
+    busy.waiting = False
+    run(sweep, clock, [], LOOK_EVERY)
+    assert busy.dropped
