@@ -125,12 +125,12 @@ class SocketPeer:
 
     def unread(self) -> bool:
         writer = self.ws._writer
-        sock = None if writer is None else writer.transport.get_extra_info("socket")
-        if sock is None:
+        if writer is None or writer.transport.is_closing():
             return False
+        sock = writer.transport.get_extra_info("socket")
         try:
             waiting = fcntl.ioctl(sock.fileno(), termios.FIONREAD, _NO_BYTES)
-        except OSError:
+        except (OSError, ValueError):  # closed meanwhile (its descriptor is -1)
             return False
         return waiting != _NO_BYTES
 

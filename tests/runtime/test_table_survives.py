@@ -16,6 +16,7 @@ import pytest
 from sqlalchemy import func, select
 
 from omerta.server import keepalive
+from omerta.server.keys import KEEPALIVE
 from omerta.server.table_ws import RATE
 from omerta.store import tables
 from omerta.store.models import Game
@@ -267,3 +268,20 @@ async def test_a_socket_that_answers_the_servers_pings_stays_and_one_that_does_n
     assert not a.closed
     await b.close()
     await a.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("time_scale", [1.0])
+async def test_a_closed_socket_has_nothing_unread(live):
+    """The keep-alive asks a socket about to be cut whether bytes wait; one
+    whose connection closed meanwhile says no instead of raising."""
+    [alice] = await live.browsers(1)
+    table_id, _ = await seat_table([alice], bots=True)
+    ws = await alice.socket(table_id)
+    await first(ws, "view")
+    [peer] = set().union(*live.server.app[KEEPALIVE]._slices)
+    assert peer.unread() is False
+    peer.ws._writer.transport.abort()
+    await asyncio.sleep(0.05)
+    assert peer.unread() is False
+    await ws.close()
