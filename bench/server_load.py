@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import os
@@ -177,7 +178,7 @@ async def player(
     counters: Counters,
     connected: asyncio.Semaphore,
     ready: list[int],
-    pings: bool,
+    pings: float,
 ) -> None:
     rng = random.Random(token)
     async with connected:
@@ -185,8 +186,8 @@ async def player(
             f"{base}/api/tables/{table_id}/ws", headers={"Cookie": f"omerta_session={token}"}
         )
     ready.append(1)
-    if pings:  # as the web client does (omerta/web/js/table/socket.js): one a second
-        pinger = asyncio.create_task(ping(ws, rng))
+    if pings:  # as the web client does (omerta/web/js/table/socket.js), every `pings` s
+        pinger = asyncio.create_task(ping(ws, rng, pings))
     sent: dict[str, float] = {}
     pending: str | None = None
     view: dict | None = None
@@ -228,16 +229,16 @@ async def player(
     await ws.close()
 
 
-async def ping(ws: aiohttp.ClientWebSocketResponse, rng: random.Random) -> None:
-    await asyncio.sleep(rng.random())
+async def ping(ws: aiohttp.ClientWebSocketResponse, rng: random.Random, every: float) -> None:
+    await asyncio.sleep(rng.random() * every)
     with contextlib.suppress(aiohttp.ClientConnectionResetError):  # closed meanwhile
         while not ws.closed:
             await ws.send_str(PING)
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(every)
 
 
 async def play(
-    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: bool
+    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: float
 ) -> None:
     """One client process: connect a socket per token, play, and count the
     messages and latencies while the parent says the window is open."""
@@ -280,8 +281,14 @@ async def play(
 
 
 def client_process(
-    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: bool
+    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: float
 ) -> None:
+    # As the server does (omerta/server/commands.py): a process holding
+    # thousands of sockets otherwise stalls for a second or two in full
+    # collections, and a stalled client misses the server's pings and is
+    # cut, and adds its stall to the latencies it measures.
+    gc.freeze()
+    gc.set_threshold(10_000, 10, 1000)
     asyncio.run(play(base, seated, control, results, pings))
 
 
@@ -313,7 +320,7 @@ def load(
     groups: list[tuple[str, list[tuple[int, list[str]]]]],
     warmup: float,
     seconds: float,
-    pings: bool = False,
+    pings: float = 0.0,
 ) -> dict:
     """Play every table from one client process per group (one process
     cannot hold 20,000 sockets, nor read them on one core); measure one
@@ -499,8 +506,16 @@ def main() -> None:
     parser.add_argument(
         "--pings",
         action="store_true",
-        help="every client sends the web client's ping once a second (the server answers"
-        " each; without it the server pings silent sockets itself every 2.5 s)",
+        help="every client sends the web client's ping (the server answers each;"
+        " without it the server pings sockets silent for 2.5 s itself)",
+    )
+    parser.add_argument(
+        "--ping-every",
+        type=float,
+        default=2.0,
+        metavar="S",
+        help="seconds between a client's pings with --pings: 2 as the web client"
+        " (omerta/web/js/table/socket.js), 1 as it was before 2026-12-02",
     )
     parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -563,7 +578,8 @@ def main() -> None:
                     flush=True,
                 )
             cpu0 = [cpu_seconds(server.pid) for server, _ in servers]
-            result = load(bases, clients(by_node), args.warmup, args.seconds, args.pings)
+            pings = args.ping_every if args.pings else 0.0
+            result = load(bases, clients(by_node), args.warmup, args.seconds, pings)
             cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - sum(cpu0)
         finally:
             for server, _ in servers:
@@ -670,6 +686,17 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
         f"server loop lag p50 / p99  {lag['p50_ms']} / {lag['p99_ms']} ms;"
         f" {gc['count']} full garbage collections (max {gc['max_ms']} ms)"
     )
+    if "keepalive" in after:  # servers older than the keep-alive sweep do not say
+        kept = [
+            (node["sockets"], node["keepalive"], before["keepalive"])
+            for before, node in result["nodes"]
+        ]
+        pings = sum(k["pings"] - b["pings"] for _, k, b in kept) / elapsed
+        print(
+            f"sockets open at the end    {sum(n for n, _, _ in kept):,} of"
+            f" {result['connections']:,}; the server pinged {pings:,.0f}/s and cut"
+            f" {sum(k['cuts'] - b['cuts'] for _, k, b in kept)} silent ones in the window"
+        )
     cm = after["commits"]
     print(
         f"group commit p50 / p99     {cm['p50_ms']} / {cm['p99_ms']} ms,"
@@ -707,7 +734,7 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
     print(
         f"machine                    load average {result['load'][0]:.1f} before the server,"
         f" {result['load'][1]:.1f} after; noise {'on' if args.noise else 'off'},"
-        f" client pings {'on' if args.pings else 'off'}"
+        f" client pings {f'every {args.ping_every:g} s' if args.pings else 'off'}"
     )
 
 

@@ -30,10 +30,12 @@ from . import (
     watch,
 )
 from .config import Config
+from .keepalive import Keepalive
 from .keys import (
     BOT_GAMES,
     CONFIG,
     DB,
+    KEEPALIVE,
     LOGIN_PER_ACCOUNT,
     LOGIN_PER_ADDRESS,
     LOGIN_PER_PAIR,
@@ -131,6 +133,7 @@ def create_app(config: Config) -> web.Application:
     app[SOCKETS_PER_ADDRESS] = Occupancy(limits.sockets_per_address)
     app.cleanup_ctx.append(_lifecycle)
     app.cleanup_ctx.append(_jobs)
+    app.cleanup_ctx.append(_keepalive)
     app.cleanup_ctx.append(tournaments.round_starter)
     setup_web(app)
     app.router.add_get("/docs/api", _api_docs)
@@ -189,6 +192,18 @@ async def _jobs(app: web.Application) -> AsyncIterator[None]:
         yield
     finally:
         jobs.shutdown(wait=False)
+
+
+async def _keepalive(app: web.Application) -> AsyncIterator[None]:
+    """The node's one sweep that keeps its sockets alive (keepalive.py)."""
+    loop = asyncio.get_running_loop()
+    keepalive = Keepalive(loop.time, loop.call_soon)
+    app[KEEPALIVE] = keepalive
+    keepalive.start(loop)
+    try:
+        yield
+    finally:
+        keepalive.stop()
 
 
 async def _api_docs(request: web.Request) -> web.Response:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from .keys import TABLES
+from .keys import KEEPALIVE, TABLES
 
 routes = web.RouteTableDef()
 
@@ -14,4 +14,11 @@ routes = web.RouteTableDef()
 async def stats(request: web.Request) -> web.Response:
     """`?reset=1` starts a new measurement window after this snapshot."""
     reset = request.query.get("reset") == "1"
-    return web.json_response(request.app[TABLES].snapshot(reset))
+    keepalive = request.app[KEEPALIVE]
+    return web.json_response(
+        {
+            **request.app[TABLES].snapshot(reset),
+            "sockets": len(keepalive),
+            "keepalive": {"pings": keepalive.pings, "cuts": keepalive.cuts},
+        }
+    )

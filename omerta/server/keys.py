@@ -7,6 +7,7 @@ from aiohttp import web
 from ..runtime import TableRuntime
 from ..store import Database
 from .config import Config
+from .keepalive import Keepalive
 from .passwords import Passwords
 from .ratelimit import Occupancy, RateLimiter
 
@@ -24,3 +25,5 @@ TABLES_CREATED = web.AppKey("tables_created", RateLimiter)
 BOT_GAMES = web.AppKey("bot_games", RateLimiter)
 SOCKETS_PER_ACCOUNT = web.AppKey("sockets_per_account", Occupancy)
 SOCKETS_PER_ADDRESS = web.AppKey("sockets_per_address", Occupancy)
+#: the node's socket keep-alive sweep (keepalive.py)
+KEEPALIVE = web.AppKey("keepalive", Keepalive)

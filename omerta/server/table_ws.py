@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import fcntl
 import itertools
 import logging
+import termios
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -26,7 +28,7 @@ from . import forward
 from . import watchers as watch
 from .auth import current_user
 from .clients import socket_slot
-from .keys import CONFIG, DB, TABLES
+from .keys import CONFIG, DB, KEEPALIVE, TABLES
 from .params import table_id_of
 from .ratelimit import Limit, RateLimiter
 from .wire import ApiError
@@ -39,12 +41,10 @@ MAX_MESSAGE = 4096
 MAX_MEDIA_MESSAGE = 32 * 1024
 #: A frame larger than this is not even read: the connection closes (1009).
 MAX_FRAME = 64 * 1024
-#: Seconds a connection may be silent before the server pings it; one that
-#: misses the pong for half of it is disconnected, and the table's presence
-#: tells the others at once. The web client sends something every second, so
-#: a dropped network shows on the others' tiles within 4 s (issue 14).
-#: Browsers cannot see these pings: they send `{"type": "ping"}` and get a `pong`.
-HEARTBEAT = 2.5
+#: The web client's keep-alive, as its JSON.stringify writes it (and as
+#: Python's json.dumps does): answered before any parsing, since every
+#: browser sends one every 2 s. Any other spelling takes the parsed path.
+PINGS = frozenset(('{"type":"ping"}', '{"type": "ping"}'))
 #: Messages a connection may send: far above what a person clicks.
 RATE = Limit(attempts=20, seconds=1.0)
 #: Bytes waiting to go out before a connection counts as too slow.
@@ -75,6 +75,9 @@ class SocketPeer:
         self._out: list[str] = []
         self._closing: tuple[int, str] | None = None
         self._close = asyncio.Event()
+        #: loop times of the last frame heard and the last ping (keepalive.py)
+        self.heard = 0.0
+        self.pinged = 0.0
 
     def send(self, text: str) -> None:
         if self._closing is not None:
@@ -103,6 +106,39 @@ class SocketPeer:
         with contextlib.suppress(ConnectionError, RuntimeError):
             await self.ws.close(code=code, message=reason.encode())
 
+    def ping(self) -> None:
+        self._control(_PING)
+
+    def pong(self, data: bytes) -> None:
+        """Answer a WebSocket ping (the sockets do not autoping: they see
+        every frame, pongs included, as a sign of life)."""
+        payload = data[:125]  # a control frame's most (RFC 6455, 5.5)
+        self._control(bytes((0x8A, len(payload))) + payload)
+
+    def drop(self) -> None:
+        """A connection gone silent: cut at once, nothing more is written
+        (a dead network would never take a close frame); the socket loop
+        ends and the table tells the others."""
+        writer = self.ws._writer
+        if writer is not None:
+            writer.transport.abort()
+
+    def unread(self) -> bool:
+        writer = self.ws._writer
+        if writer is None or writer.transport.is_closing():
+            return False
+        sock = writer.transport.get_extra_info("socket")
+        try:
+            waiting = fcntl.ioctl(sock.fileno(), termios.FIONREAD, _NO_BYTES)
+        except (OSError, ValueError):  # closed meanwhile (its descriptor is -1)
+            return False
+        return waiting != _NO_BYTES
+
+    def _control(self, frame: bytes) -> None:
+        writer = self.ws._writer
+        if self._closing is None and writer is not None and not writer.transport.is_closing():
+            writer.transport.write(frame)
+
     def _flush(self) -> None:
         out, self._out = self._out, []
         # aiohttp's own send_str is a coroutine per message; the frames are
@@ -117,6 +153,12 @@ class SocketPeer:
             self._shut(TOO_SLOW, "too far behind: reconnect with your last seq")
             return
         transport.write(b"".join([part for text in out for part in _text_frame(text)]))
+
+
+#: FIONREAD's answer when nothing waits (a C int)
+_NO_BYTES = bytes(4)
+#: A final, unmasked ping frame with no payload (RFC 6455, 5.5.2).
+_PING = bytes((0x89, 0))
 
 
 def _text_frame(text: str) -> tuple[bytes, bytes]:
@@ -196,19 +238,29 @@ async def table_socket(request: web.Request) -> web.StreamResponse:
         socket_slot(request, user.id if user else None),  # per account and address (clients.py)
         watch.watcher_slot(request, table_id) if seat is None else contextlib.nullcontext(),
     ):
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
+        ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
         peer = SocketPeer(ws, seat)
         writer = asyncio.create_task(peer.write())
         live.join(peer, last)
         limiter, resumes = RateLimiter(RATE), RateLimiter(RESUMES)
+        keepalive = request.app[KEEPALIVE]
+        keepalive.watch(peer)
+        clock = asyncio.get_running_loop().time
         try:
             async for message in ws:
+                peer.heard = clock()
                 if message.type == WSMsgType.TEXT:
-                    await _receive(live, peer, limiter, resumes, message.data)
+                    if message.data in PINGS:
+                        _ping(peer, limiter)
+                    else:
+                        await _receive(live, peer, limiter, resumes, message.data)
+                elif message.type == WSMsgType.PING:
+                    peer.pong(message.data)
                 elif message.type == WSMsgType.BINARY:
                     peer.send(messages.error("send JSON in text frames", code="binary"))
         finally:
+            keepalive.forget(peer)
             live.leave(peer)
             if peer.viewer is not None:  # a spectator's media connection ends with its socket
                 await live.signal(None, {"op": "detach"}, peer.viewer)
@@ -245,12 +297,33 @@ async def _receive(
     try:
         await _take(live, peer, limiter, resumes, text)
     except Refused as e:
-        peer.send(messages.error(e.message, e.client_id, e.rule, e.code, e.params))
+        peer.send(_refusal(e))
     except Exception:
         log.exception(
             "table %d: a message from seat %s could not be handled", live.table_id, peer.seat
         )
         peer.send(messages.error(messages.INTERNAL, code="internal"))
+
+
+def _ping(peer: SocketPeer, limiter: RateLimiter) -> None:
+    """The web client's keep-alive, known by its exact text: a pong, with
+    no parsing and no task, but counted like any message."""
+    if limiter.hit("") is None:
+        peer.send(messages.pong())
+    else:
+        peer.send(_refusal(_rate_limited()))
+
+
+def _refusal(e: Refused) -> str:
+    return messages.error(e.message, e.client_id, e.rule, e.code, e.params)
+
+
+def _rate_limited() -> Refused:
+    return Refused(
+        "rate_limited",
+        f"too many messages: at most {RATE.attempts} a second; this one was dropped",
+        params={"per_second": RATE.attempts},
+    )
 
 
 def _parse(text: str) -> dict[str, Any]:
@@ -325,11 +398,7 @@ async def _take(
     live: TableActor, peer: SocketPeer, limiter: RateLimiter, resumes: RateLimiter, text: str
 ) -> None:
     if limiter.hit("") is not None:
-        raise Refused(
-            "rate_limited",
-            f"too many messages: at most {RATE.attempts} a second; this one was dropped",
-            params={"per_second": RATE.attempts},
-        )
+        raise _rate_limited()
     message = _parse(text)
     if "type" in message:
         await _control(live, peer, message, resumes)

@@ -26,10 +26,10 @@ from ..store.models import Game
 from ..table.views import reveal
 from .auth import current_user
 from .clients import socket_slot
-from .keys import CONFIG, DB, TABLES
+from .keys import CONFIG, DB, KEEPALIVE, TABLES
 from .params import path_id, query_int, table_id_of
 from .replays import frames
-from .table_ws import HEARTBEAT, MAX_FRAME, SocketPeer, _check_origin
+from .table_ws import MAX_FRAME, SocketPeer, _check_origin
 from .watchers import BROADCASTS, Broadcasts, watch_settings, watcher_slot
 from .wire import ApiError
 
@@ -121,17 +121,24 @@ async def stream_socket(request: web.Request) -> web.StreamResponse:
         socket_slot(request, user.id if user else None),
         watcher_slot(request, table_id),
     ):
-        ws = web.WebSocketResponse(heartbeat=HEARTBEAT, max_msg_size=MAX_FRAME, compress=False)
+        ws = web.WebSocketResponse(autoping=False, max_msg_size=MAX_FRAME, compress=False)
         await ws.prepare(request)
         peer = SocketPeer(ws, None)
         writer = asyncio.create_task(peer.write())
         broadcast.join(peer)
         broadcasts.counted(table_id)
+        keepalive = request.app[KEEPALIVE]
+        keepalive.watch(peer)
+        clock = asyncio.get_running_loop().time
         try:
             async for message in ws:  # viewers only listen; a ping is answered
+                peer.heard = clock()
                 if message.type == WSMsgType.TEXT and _is_ping(message.data):
                     peer.send(messages.pong())
+                elif message.type == WSMsgType.PING:
+                    peer.pong(message.data)
         finally:
+            keepalive.forget(peer)
             broadcast.leave(peer)
             broadcasts.counted(table_id)
             peer.close(1000, "")

@@ -93,6 +93,8 @@ class ScriptedTable:
     sockets: list[Any] = field(default_factory=list)
     seq: int = 0
     answering: bool = True
+    #: the page's pings, as they were sent
+    pings: list[str] = field(default_factory=list)
 
     def open(self, route: Any) -> None:
         self.sockets.append(route)
@@ -105,8 +107,10 @@ class ScriptedTable:
         message = json.loads(text)
         if "do" in message:
             self.actions.append(message)
-        elif message.get("type") == "ping" and self.answering:
-            self.sockets[-1].send(json.dumps({"type": "pong"}))
+        elif message.get("type") == "ping":
+            self.pings.append(text)
+            if self.answering:
+                self.sockets[-1].send(json.dumps({"type": "pong"}))
 
     def _send(self, message: dict[str, Any]) -> None:
         text = json.dumps(message)
@@ -389,6 +393,17 @@ def test_a_dropped_network_shows_disconnected_within_5_s(new_page, server):
     took = page.evaluate("performance.now()") - started
     assert took <= 5000
     assert page.locator(".conn").text_content() == "Disconnected: reconnecting…"
+
+
+def test_the_page_pings_every_2_s_in_the_text_the_server_answers_first(new_page, server):
+    """docs/api.md: every 2 s (not every second: the server answers each
+    of thousands), spelt as the server's shortcut expects."""
+    page, table = _open(new_page, server, "ursa")
+    table.view(_view("day_speech", speaker=7, speech_kind="day"))
+    page.wait_for_timeout(5000)
+    assert 1 <= len(table.pings) <= 3, table.pings  # timers may run late, never early
+    assert set(table.pings) == {'{"type":"ping"}'}
+    assert page.locator(".conn.open").count() == 1
 
 
 def test_others_disconnections_show_on_their_tiles(new_page, server):

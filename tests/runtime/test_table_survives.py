@@ -6,6 +6,7 @@ that truly cannot go on ends `abandoned` with every seat told."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 from dataclasses import dataclass
@@ -14,6 +15,9 @@ import aiohttp
 import pytest
 from sqlalchemy import func, select
 
+from omerta.server import keepalive
+from omerta.server.keys import KEEPALIVE
+from omerta.server.table_ws import RATE
 from omerta.store import tables
 from omerta.store.models import Game
 from omerta.table import Action
@@ -210,3 +214,74 @@ async def test_a_connection_that_goes_silent_shows_as_gone_to_the_others_within_
     assert took <= 5, f"bob was told gone after {took:.1f} s"
     await b.close()
     await a.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)  # the socket's, not the store's
+@pytest.mark.parametrize("time_scale", [1.0])
+async def test_the_web_clients_ping_is_answered_pong_and_counts_in_the_rate_limit(live):
+    """The exact text the web client sends is answered before any parsing,
+    but a flood of it is refused like any other flood."""
+    alice, *_ = await live.browsers(1)
+    table_id, _ = await seat_table([alice], bots=True)
+    ws = await alice.socket(table_id)
+    await first(ws, "view")
+    for _ in range(RATE.attempts + 5):
+        await ws.send_str('{"type":"ping"}')
+    answers = []
+    while len(answers) < RATE.attempts + 5:
+        message = await ws.receive_json(timeout=5)
+        if message["type"] in ("pong", "error"):
+            answers.append(message.get("code", message["type"]))
+    assert answers.count("pong") == RATE.attempts
+    assert answers.count("rate_limited") == 5
+    assert not ws.closed
+    await ws.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("time_scale", [1.0])
+async def test_a_socket_that_answers_the_servers_pings_stays_and_one_that_does_not_is_cut(
+    live, monkeypatch
+):
+    """The sweep's rules on a real socket, on a shorter beat (the fake-clock
+    tests of tests/server/test_keepalive.py hold the real one): a client
+    that only listens but answers WebSocket pings stays through many
+    silences; one that answers nothing is cut and shown as gone."""
+    monkeypatch.setattr(keepalive, "LOOK_EVERY", 0.1)
+    monkeypatch.setattr(keepalive, "PING_AFTER", 0.5)
+    monkeypatch.setattr(keepalive, "DROP_AFTER", 1.5)
+    monkeypatch.setattr(keepalive, "ANSWER_WITHIN", 0.9)
+    alice, bob = await live.browsers(2)
+    table_id, seats = await seat_table([alice, bob], bots=True)
+    a = await alice.socket(table_id)  # aiohttp answers pings while it reads
+    assert (await first(a, "presence"))["connected"] == [seats[alice.username]]
+    b = await bob.socket(table_id, autoping=False)  # reads nothing, answers no ping
+    assert (await first(a, "presence"))["connected"] == sorted(seats.values())
+    assert (await first(a, "presence"))["connected"] == [seats[alice.username]]
+    loop = asyncio.get_running_loop()
+    until = loop.time() + 4.0  # alice is pinged some five times meanwhile
+    while (left := until - loop.time()) > 0:
+        with contextlib.suppress(TimeoutError):
+            message = await a.receive(timeout=left)
+            assert message.type == aiohttp.WSMsgType.TEXT, message
+            assert message.json()["type"] != "presence", message
+    assert not a.closed
+    await b.close()
+    await a.close()
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@pytest.mark.parametrize("time_scale", [1.0])
+async def test_a_closed_socket_has_nothing_unread(live):
+    """The keep-alive asks a socket about to be cut whether bytes wait; one
+    whose connection closed meanwhile says no instead of raising."""
+    [alice] = await live.browsers(1)
+    table_id, _ = await seat_table([alice], bots=True)
+    ws = await alice.socket(table_id)
+    await first(ws, "view")
+    [peer] = set().union(*live.server.app[KEEPALIVE]._slices)
+    assert peer.unread() is False
+    peer.ws._writer.transport.abort()
+    await asyncio.sleep(0.05)
+    assert peer.unread() is False
+    await ws.close()
