@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from omerta.server import keepalive
@@ -47,6 +48,15 @@ def tick(sweep: Keepalive, clock: Clock) -> None:
     sweep.sweep()
 
 
+def tick_until(sweep: Keepalive, clock: Clock, done: Callable[[], bool]) -> None:
+    """Sweep on its beat until `done()`; a minute without it fails the test
+    instead of hanging it."""
+    end = clock.now + 60.0
+    while not done():
+        assert clock.now < end, "not done after a minute of sweeps"
+        tick(sweep, clock)
+
+
 def run(sweep: Keepalive, clock: Clock, sockets: list[FakeSocket], seconds: float) -> None:
     """Sweep on its beat for `seconds`, the sockets answering pings as they do."""
     end = clock.now + seconds
@@ -75,8 +85,7 @@ def test_a_silent_socket_is_pinged_once_per_silence_after_2_5_s():
     silent = FakeSocket()
     sweep.watch(silent)
     watched = clock.now
-    while not silent.pings:
-        tick(sweep, clock)
+    tick_until(sweep, clock, lambda: silent.pings > 0)
     assert PING_AFTER <= clock.now - watched <= PING_AFTER + LOOK_EVERY
     run(sweep, clock, [silent], DROP_AFTER - PING_AFTER - LOOK_EVERY)
     assert silent.pings == 1 and not silent.dropped
@@ -98,8 +107,7 @@ def test_a_socket_that_does_not_answer_is_cut_within_4_s_of_its_last_frame():
     dead = FakeSocket()
     sweep.watch(dead)
     last_frame = clock.now
-    while not dead.dropped:
-        tick(sweep, clock)
+    tick_until(sweep, clock, lambda: dead.dropped)
     assert dead.pings == 1
     assert DROP_AFTER <= clock.now - last_frame <= 4.0
     assert len(sweep) == 0  # forgotten: it is never pinged or cut again
@@ -116,8 +124,7 @@ def test_a_socket_cut_whatever_the_phase_of_the_sweep_is_cut_within_4_s():
         for _ in range(offset):  # the sweep is somewhere in its round
             tick(sweep, clock)
         dead.heard = last_frame = clock.now - offset * TICK / 7
-        while not dead.dropped:
-            tick(sweep, clock)
+        tick_until(sweep, clock, lambda dead=dead: dead.dropped)
         assert clock.now - last_frame <= 4.0 + 1e-9, offset
 
 
