@@ -104,16 +104,15 @@ _SPACE = " \t\n\r"  # JSON's whitespace
 _LONG_NUMBER = re.compile(r"[0-9.eE+-]{19,}")
 
 
-def _decode(raw_line: str, long_numbers: bool = True) -> Any:
+def _decode(raw_line: str) -> Any:
     """`json.loads(raw_line)` with the hooks above, and its errors.
 
     orjson reads a line about three times faster than `json` with Python
     hooks for every number; it refuses what they refuse (NaN, infinite
     numbers, lone surrogates, a byte order mark, control characters), and
     without a long number it reads every other line to the same value.
-    Whatever it refuses is read again here, for the same error.
-    `long_numbers` False: the caller knows the line has no long number."""
-    if not long_numbers or _LONG_NUMBER.search(raw_line) is None:
+    Whatever it refuses is read again here, for the same error."""
+    if _LONG_NUMBER.search(raw_line) is None:
         try:
             return orjson.loads(raw_line)
         except orjson.JSONDecodeError:
@@ -132,10 +131,10 @@ def _decode(raw_line: str, long_numbers: bool = True) -> Any:
     return value
 
 
-def _loads(number: int, raw_line: str, long_numbers: bool = True) -> Any:
+def _loads(number: int, raw_line: str) -> Any:
     """Strict JSON: no NaN or Infinity, no absurd numbers or nesting."""
     try:
-        value = _decode(raw_line, long_numbers)
+        value = _decode(raw_line)
     except json.JSONDecodeError as e:
         raise ScriptError(number, f"not valid JSON: {e.msg} (column {e.colno})") from None
     except _NotStrictJson as e:
@@ -231,7 +230,7 @@ def parse(text: str) -> Script:
         if raw is None:
             if not raw_line.strip():
                 continue
-            raw = _loads(number, raw_line, long_numbers)
+            raw = _loads(number, raw_line)
         if not isinstance(raw, dict):
             raise ScriptError(number, "each line must be a JSON object")
         if header is None:
