@@ -85,10 +85,11 @@ def pct(values: list[float], p: float) -> float:
 # --- set-up ---------------------------------------------------------------------
 
 
-async def prepare(url: str, count: int) -> list[tuple[int, list[str]]]:
+async def prepare(url: str, count: int, start: bool = True) -> list[tuple[int, list[str]]]:
     """`count` playing tables of 10 people each; (table id, session tokens).
-    Several tables are made at once: one at a time, 2,000 take a quarter of
-    an hour on a busy machine."""
+    Unless `start`, the tenth person is not seated yet (the table is open
+    until they sit down). Several tables are made at once: one at a time,
+    2,000 take a quarter of an hour on a busy machine."""
     await upgrade(url)
     db = Database.connect(url)
     prefix = f"b{secrets.token_hex(3)}_"
@@ -103,10 +104,11 @@ async def prepare(url: str, count: int) -> list[tuple[int, list[str]]]:
             )
             created = await tables.get_table(s, table_id, lock=True)
             assert created is not None
-            await tables.add_seats(s, created, [p.id for p in people])
-            table = await tables.get_table(s, table_id)
-            assert table is not None
-            await tables.start_table(s, table, table.seats)
+            await tables.add_seats(s, created, [p.id for p in people[: 10 if start else 9]])
+            if start:
+                table = await tables.get_table(s, table_id)
+                assert table is not None
+                await tables.start_table(s, table, table.seats)
         return table_id, tokens
 
     try:
@@ -179,8 +181,11 @@ async def player(
     connected: asyncio.Semaphore,
     ready: list[int],
     pings: float,
+    opened: asyncio.Event | None,
 ) -> None:
     rng = random.Random(token)
+    if opened is not None:
+        await opened.wait()
     async with connected:
         ws = await session.ws_connect(
             f"{base}/api/tables/{table_id}/ws", headers={"Cookie": f"omerta_session={token}"}
@@ -237,25 +242,80 @@ async def ping(ws: aiohttp.ClientWebSocketResponse, rng: random.Random, every: f
             await asyncio.sleep(every)
 
 
+async def sit_last(
+    session: aiohttp.ClientSession,
+    base: str,
+    table_id: int,
+    token: str,
+    delay: float,
+    opened: asyncio.Event,
+) -> None:
+    """After `delay` seconds the table's tenth player sits down, as in the
+    lobby: the table starts (its clocks with it), its players connect."""
+    await asyncio.sleep(delay)
+    csrf = secrets.token_hex(8)
+    async with session.post(
+        f"{base}/api/tables/{table_id}/sit",
+        headers={"Cookie": f"omerta_session={token}; omerta_csrf={csrf}", "X-CSRF-Token": csrf},
+    ) as r:
+        if r.status != 200:
+            print(f"table {table_id}: sit refused: {r.status} {await r.text()}", file=sys.stderr)
+            return
+    opened.set()
+
+
 async def play(
-    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: float
+    base: str,
+    seated: list[tuple[int, list[str]]],
+    control: Any,
+    results: Any,
+    pings: float,
+    ramp: float,
 ) -> None:
     """One client process: connect a socket per token, play, and count the
-    messages and latencies while the parent says the window is open."""
+    messages and latencies while the parent says the window is open. With
+    a `ramp`, each table starts at a random moment of the first `ramp`
+    seconds (else all were started before the server)."""
     counters = Counters()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
         gate = asyncio.Semaphore(CONNECT_AT_ONCE)
         ready: list[int] = []
+        opened = {table_id: asyncio.Event() for table_id, _ in seated} if ramp else {}
         tasks = [
             asyncio.create_task(
-                player(session, base, table_id, token, counters, gate, ready, pings)
+                player(
+                    session,
+                    base,
+                    table_id,
+                    token,
+                    counters,
+                    gate,
+                    ready,
+                    pings,
+                    opened.get(table_id),
+                )
             )
             for table_id, tokens in seated
             for token in tokens
         ]
+        tasks += [
+            asyncio.create_task(
+                sit_last(
+                    session,
+                    base,
+                    table_id,
+                    tokens[-1],
+                    random.Random(table_id).uniform(0, ramp),
+                    opened[table_id],
+                )
+            )
+            for table_id, tokens in seated
+            if ramp
+        ]
+        players = 10 * len(seated)
         started = time.perf_counter()
-        while len(ready) < len(tasks) and time.perf_counter() - started < CONNECT_SECONDS:
+        while len(ready) < players and time.perf_counter() - started < CONNECT_SECONDS + ramp:
             await asyncio.sleep(0.2)
         results.put(("ready", len(ready)))
         await asyncio.to_thread(control["start"].wait)
@@ -281,7 +341,12 @@ async def play(
 
 
 def client_process(
-    base: str, seated: list[tuple[int, list[str]]], control: Any, results: Any, pings: float
+    base: str,
+    seated: list[tuple[int, list[str]]],
+    control: Any,
+    results: Any,
+    pings: float,
+    ramp: float,
 ) -> None:
     # As the server does (omerta/server/commands.py): a process holding
     # thousands of sockets otherwise stalls for a second or two in full
@@ -289,7 +354,7 @@ def client_process(
     # cut, and adds its stall to the latencies it measures.
     gc.freeze()
     gc.set_threshold(10_000, 10, 1000)
-    asyncio.run(play(base, seated, control, results, pings))
+    asyncio.run(play(base, seated, control, results, pings, ramp))
 
 
 def clients(
@@ -321,6 +386,7 @@ def load(
     warmup: float,
     seconds: float,
     pings: float = 0.0,
+    ramp: float = 0.0,
 ) -> dict:
     """Play every table from one client process per group (one process
     cannot hold 20,000 sockets, nor read them on one core); measure one
@@ -331,14 +397,16 @@ def load(
     results = context.Queue()
     workers = [
         context.Process(
-            target=client_process, args=(base, seated, control, results, pings), daemon=True
+            target=client_process,
+            args=(base, seated, control, results, pings, ramp),
+            daemon=True,
         )
         for base, seated in groups
     ]
     for worker in workers:
         worker.start()
     try:
-        return asyncio.run(measure(bases, warmup, seconds, len(workers), control, results))
+        return asyncio.run(measure(bases, warmup, seconds, len(workers), control, results, ramp))
     finally:
         control["stop"].set()
         for worker in workers:
@@ -348,11 +416,17 @@ def load(
 
 
 async def measure(
-    bases: list[str], warmup: float, seconds: float, processes: int, control: Any, results: Any
+    bases: list[str],
+    warmup: float,
+    seconds: float,
+    processes: int,
+    control: Any,
+    results: Any,
+    ramp: float,
 ) -> dict:
     connections = 0
     for _ in range(processes):
-        kind, count = await asyncio.to_thread(results.get, True, CONNECT_SECONDS + 60)
+        kind, count = await asyncio.to_thread(results.get, True, CONNECT_SECONDS + ramp + 60)
         assert kind == "ready"
         connections += count
     await asyncio.sleep(warmup)
@@ -517,6 +591,15 @@ def main() -> None:
         help="seconds between a client's pings with --pings: 2 as the web client"
         " (omerta/web/js/table/socket.js), 1 as it was before 2026-12-02",
     )
+    parser.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        metavar="S",
+        help="each table starts when its tenth player sits down, at a random moment"
+        " of the first S seconds, as tables fill in a lobby (default 0: every table"
+        " starts with the server, all clocks in step)",
+    )
     parser.add_argument("--bare-server", type=int, metavar="PORT", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.nodes > 1 and not (args.database_url or "").startswith("postgresql"):
@@ -541,7 +624,7 @@ def main() -> None:
             url = run.enter_context(fresh_schema(url))
         if args.nodes == 1:
             t0 = time.perf_counter()
-            seated = asyncio.run(prepare(url, args.tables))
+            seated = asyncio.run(prepare(url, args.tables, start=not args.ramp))
             print(f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True)
         else:
             asyncio.run(upgrade(url))  # the nodes check the schema
@@ -564,7 +647,15 @@ def main() -> None:
                 servers.append(start(command + node, env))
             bases = [base for _, base in servers]
             by_node = {bases[0]: seated} if args.nodes == 1 else {}
-            if args.nodes > 1:
+            if args.nodes > 1 and args.ramp:  # a table runs where its last player sits
+                t0 = time.perf_counter()
+                seated = asyncio.run(prepare(url, args.tables, start=False))
+                for n, table in enumerate(seated):
+                    by_node.setdefault(bases[n % args.nodes], []).append(table)
+                print(
+                    f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True
+                )
+            elif args.nodes > 1:
                 t0 = time.perf_counter()
                 seated = asyncio.run(prepare(url, args.tables))
                 counts = asyncio.run(live_tables(bases, args.tables))
@@ -579,7 +670,7 @@ def main() -> None:
                 )
             cpu0 = [cpu_seconds(server.pid) for server, _ in servers]
             pings = args.ping_every if args.pings else 0.0
-            result = load(bases, clients(by_node), args.warmup, args.seconds, pings)
+            result = load(bases, clients(by_node), args.warmup, args.seconds, pings, args.ramp)
             cpu = sum(cpu_seconds(server.pid) for server, _ in servers) - sum(cpu0)
         finally:
             for server, _ in servers:
@@ -665,7 +756,8 @@ def report(args: argparse.Namespace, result: dict, cpu_total: float) -> None:
     lat = [x * 1000 for x in c.latencies]
     print(
         f"tables                     {live} live at the end of {args.tables}"
-        f" ({result['connections']} sockets), time scale {args.time_scale:g}"
+        f" ({result['connections']} sockets), time scale {args.time_scale:g},"
+        + (f" started over {args.ramp:g} s" if args.ramp else " all started at once")
     )
     print(f"messages/s (to clients)    {rate:,.0f}")
     print(
