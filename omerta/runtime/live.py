@@ -154,7 +154,7 @@ class LiveTables:
         holds) before the server takes requests; then keep doing so."""
         self._watch = asyncio.create_task(watch_loop(self.stats), name="loop-lag")
         await self.ownership.renew()  # this node's heartbeat: it counts in the shares
-        for table_id in await self.ownership.unowned(self._running()):
+        for table_id in await self.ownership.unowned(self._running(), restart=True):
             await self._adopt(table_id)
         self._keep = asyncio.create_task(
             self.ownership.keep(self._running, self._lost, self._adopt), name="leases"

@@ -105,11 +105,13 @@ class Ownership:
         self._renewed = started
         return {table_id for table_id in held if table_id not in kept}
 
-    async def unowned(self, running: Collection[int]) -> list[int]:
-        """The tables this node should adopt now: those its own name still
-        holds (a restart), and its share of the tables nobody holds."""
+    async def unowned(self, running: Collection[int], restart: bool = False) -> list[int]:
+        """The tables this node should adopt now: its share of the tables
+        nobody holds and, on a `restart`, those its own name still holds."""
         async with self.db.begin() as s:
-            free = [t for t in await leases.claimable(s, self.node) if t[0] not in running]
+            free = [
+                t for t in await leases.claimable(s, self.node, own=restart) if t[0] not in running
+            ]
             nodes = max(1, await leases.live_nodes(s, self.lease_seconds))
         mine = [table_id for table_id, ours in free if ours]
         others = [table_id for table_id, ours in free if not ours]

@@ -68,6 +68,7 @@ async def test_one_node_holds_a_lease_until_it_expires_and_each_holder_has_a_new
         assert await leases.owner(s, table_id) == ("b", None)
         assert await leases.claimable(s, "c") == []
         assert await leases.claimable(s, "b") == [(table_id, True)]
+        assert await leases.claimable(s, "b", own=False) == []  # a running node's look
 
 
 async def test_a_node_that_lost_the_lease_writes_no_line_and_no_games_end(db):
