@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import errno
-import gc
 import logging
 import os
 import random
@@ -38,19 +37,17 @@ from ..store.db import DatabaseUrlError, describe
 from ..store.games import table_of_game
 from ..store.tables import read_record
 from ..version import version
+from . import garbage
 from .app import create_app, server_options
 from .auth import site_from_env
 from .config import Config
+from .garbage import Collector
 from .keys import CONFIG, TABLES
 from .limits import Limits
 
 if TYPE_CHECKING:
     from ..media.plane import MediaPlane
 
-#: Net new objects between two collections of the youngest generation (Python: 700).
-YOUNG_GC_AFTER = 10_000
-#: Collections of the middle generation between two full ones (Python: 10).
-FULL_GC_AFTER = 1000
 MAX_PORT = 65535
 NODE_NAME_MAX = 64
 CLUSTER_SECRET_MIN = 16
@@ -252,34 +249,18 @@ def serve(
     return asyncio.run(_run(create_app(config), host, port, describe(url)))
 
 
-def _settle_garbage_collector() -> None:
-    """The server's one garbage-collector policy, set once the tables are
-    resumed. A collection stops the event loop, every table's timers and
-    messages with it, for as long as it walks its objects: a full one walks
-    every live object (some 100 per open socket; half a second with 5000
-    sockets). So what start-up made (modules, the resumed tables) is frozen
-    out of every later collection, after one collection so that no garbage
-    is frozen with it; the youngest generation is collected every
-    YOUNG_GC_AFTER net new objects instead of 700 (fewer, still short
-    pauses: a step's temporary views and messages die by reference count),
-    and full passes run a hundred times less often than the default
-    (FULL_GC_AFTER): nearly all garbage dies young."""
-    gc.collect()
-    gc.freeze()
-    _, middle, _ = gc.get_threshold()
-    gc.set_threshold(YOUNG_GC_AFTER, middle, FULL_GC_AFTER)
-
-
 async def _run(app: web.Application, host: str, port: int, database: str) -> int:
     """Serve until SIGINT or SIGTERM; the exit status."""
     runner = web.AppRunner(app, **server_options(app[CONFIG]))
     await runner.setup()
+    collector = Collector()
     try:
         try:
             await web.TCPSite(runner, host, port).start()
         except OSError as e:
             return _fail(_listen_problem(host, port, e))
-        _settle_garbage_collector()
+        garbage.settle()  # the tables are resumed by now
+        collector.start(asyncio.get_running_loop())
         # Stoppable as soon as whoever started it can know it runs.
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -300,6 +281,7 @@ async def _run(app: web.Application, host: str, port: int, database: str) -> int
         await stop.wait()
         return 0
     finally:
+        collector.stop()
         await runner.cleanup()
 
 
