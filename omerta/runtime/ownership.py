@@ -107,10 +107,13 @@ class Ownership:
 
     async def unowned(self, running: Collection[int], restart: bool = False) -> list[int]:
         """The tables this node should adopt now: its share of the tables
-        nobody holds and, on a `restart`, those its own name still holds."""
+        nobody holds and, on a `restart`, those its own name still holds
+        (see `leases.claimable`)."""
         async with self.db.begin() as s:
             free = [
-                t for t in await leases.claimable(s, self.node, own=restart) if t[0] not in running
+                t
+                for t in await leases.claimable(s, self.node, restart=restart)
+                if t[0] not in running
             ]
             nodes = max(1, await leases.live_nodes(s, self.lease_seconds))
         mine = [table_id for table_id, ours in free if ours]

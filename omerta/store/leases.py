@@ -16,11 +16,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any, cast
 
 from sqlalchemy import (
     BigInteger,
     Boolean,
+    ColumnElement,
     Float,
     ForeignKey,
     Select,
@@ -40,7 +42,7 @@ from sqlalchemy.orm import Mapped, mapped_column
 from sqlalchemy.sql.expression import FunctionElement
 
 from .db import rowcount
-from .models import Base, GameTable, TableRecord
+from .models import Base, GameTable, TableRecord, utcnow
 from .tables import RecordLine
 
 
@@ -76,6 +78,10 @@ class TableLease(Base):
 
 _LEASES = cast(Table, TableLease.__table__)
 _NODES = cast(Table, Node.__table__)
+
+
+#: Seconds a table just started (never leased) is left to the node that started it.
+START_GRACE = 5.0
 
 
 class db_time(FunctionElement[float]):
@@ -197,23 +203,25 @@ async def release(s: AsyncSession, table_id: int, token: int, handoff_t: float |
     return rowcount(result) == 1
 
 
-async def claimable(s: AsyncSession, node: str, own: bool = True) -> list[tuple[int, bool]]:
+async def claimable(s: AsyncSession, node: str, restart: bool = True) -> list[tuple[int, bool]]:
     """The playing tables `node` may take: those nobody holds a lease on
-    (never taken, expired or released), and unless not `own` those `node`
-    holds (a node restarted under its name); each with whether it is
-    `node`'s own. A running node looks with `own` off: its own live leases
-    are the thousand tables it runs, not tables to adopt."""
+    (never taken, expired or released), and on a `restart` those `node`
+    holds (it restarted under its name); each with whether it is `node`'s
+    own. A running node looks with `restart` off: its own live leases are
+    the tables it runs, and a table started in the last START_GRACE seconds
+    is left to the node that started it (which takes its lease right after
+    the commit, and which its players' sockets come to)."""
     mine = _LEASES.c.node == node
+    unleased: ColumnElement[bool] = _LEASES.c.table_id.is_(None)
+    if not restart:
+        started = GameTable.started_at
+        unleased &= started.is_(None) | (started < utcnow() - timedelta(seconds=START_GRACE))
     rows = await s.execute(
         select(GameTable.id, mine)
         .outerjoin(_LEASES, _LEASES.c.table_id == GameTable.id)
         .where(
             GameTable.status == "playing",
-            or_(
-                _LEASES.c.table_id.is_(None),
-                _LEASES.c.expires < db_time(),
-                *([mine] if own else []),
-            ),
+            or_(unleased, _LEASES.c.expires < db_time(), *([mine] if restart else [])),
         )
         .order_by(GameTable.id)
     )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from datetime import timedelta
 
 import pytest
 
@@ -13,6 +14,7 @@ from omerta.runtime.stats import Stats
 from omerta.runtime.writer import GroupWriter
 from omerta.store import Database, leases, tables, users
 from omerta.store.leases import Fenced
+from omerta.store.models import utcnow
 from omerta.store.tables import RecordLine
 
 
@@ -68,7 +70,7 @@ async def test_one_node_holds_a_lease_until_it_expires_and_each_holder_has_a_new
         assert await leases.owner(s, table_id) == ("b", None)
         assert await leases.claimable(s, "c") == []
         assert await leases.claimable(s, "b") == [(table_id, True)]
-        assert await leases.claimable(s, "b", own=False) == []  # a running node's look
+        assert await leases.claimable(s, "b", restart=False) == []  # a running node's look
 
 
 async def test_a_node_that_lost_the_lease_writes_no_line_and_no_games_end(db):
@@ -165,3 +167,19 @@ async def test_taking_a_lease_waits_for_the_old_holders_write_so_it_loads_that_l
     assert (await take) is not None
     assert await _record(db, table_id) == ["header", "from a"]
     await a.close()
+
+
+async def test_a_table_just_started_is_left_to_the_node_that_started_it_for_a_grace(db):
+    table_id = await _table(db)
+    async with db.begin() as s:
+        table = await tables.get_table(s, table_id)
+        assert table is not None
+        table.started_at = utcnow()
+    async with db.begin() as s:
+        assert await leases.claimable(s, "b", restart=False) == []  # its node takes it now
+        assert await leases.claimable(s, "b") == [(table_id, False)]  # a restart takes all
+        table = await tables.get_table(s, table_id)
+        assert table is not None
+        table.started_at = utcnow() - timedelta(seconds=leases.START_GRACE + 1)
+    async with db.begin() as s:  # its node never took it: anybody's now
+        assert await leases.claimable(s, "b", restart=False) == [(table_id, False)]
