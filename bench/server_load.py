@@ -11,6 +11,11 @@ it prints each node's tables, CPU and step and timer p99. A node then needs
 descriptors for its own tables' sockets only, so K nodes fit K times the
 tables of one process under the same descriptor limit.
 
+With --ramp S each table starts when its tenth player sits down (the
+lobby's route), at a random moment of the first S seconds, so the tables'
+clocks are not all in step as they are when every table starts with the
+server.
+
 Prepares a fresh database (SQLite in a temporary directory, or
 --database-url) with N playing tables of 10 signed-in players, starts
 `omerta serve --debug-stats` on it as a subprocess (loopback only), connects
