@@ -22,7 +22,9 @@ import asyncio
 import contextlib
 import logging
 import random
-from collections.abc import Awaitable, Callable, Collection
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection
+
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession
 
 from ..store import Database, leases
 from ..store.leases import Lease
@@ -60,6 +62,12 @@ class Ownership:
         self.tokens: dict[int, int] = {}
         self.draining = False
         self._renewed: float | None = None
+        #: Postgres: a connection of the renewal's own, kept between renewals,
+        #: so a burst of requests waiting for the pool (a lobby filling many
+        #: tables, their players signing in) cannot hold the heartbeat past
+        #: the lease. (SQLite, one node, renews from the pool: a cancelled
+        #: SQLite query can leave its connection's close pending for ever.)
+        self._line: AsyncConnection | None = None
         self._stopping = asyncio.Event()
 
     async def take(self, table_id: int) -> Lease | None:
@@ -90,7 +98,7 @@ class Ownership:
         held = dict(self.tokens)
         try:
             # A database out of reach may not even answer: count it as a failure.
-            async with asyncio.timeout(self.lease_seconds), self.db.begin() as s:
+            async with asyncio.timeout(self.lease_seconds), self._renewing() as s:
                 await leases.heartbeat(s, self.node, self.url, self.draining)
                 kept = await leases.renew(s, self.node, held, self.lease_seconds)
         except Exception as e:
@@ -104,6 +112,28 @@ class Ownership:
             return set()
         self._renewed = started
         return {table_id for table_id in held if table_id not in kept}
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self) -> AsyncIterator[AsyncSession]:
+        if self.db.engine.dialect.name != "postgresql":
+            async with self.db.begin() as s:
+                yield s
+            return
+        if self._line is None:
+            self._line = await self.db.engine.connect()
+        try:
+            async with AsyncSession(self._line, expire_on_commit=False) as s, s.begin():
+                yield s
+        except BaseException:
+            await self._hang_up()  # broken, or cut short by the timeout: a new one next time
+            raise
+
+    async def _hang_up(self) -> None:
+        line, self._line = self._line, None
+        if line is not None:
+            with contextlib.suppress(Exception):
+                await line.invalidate()  # its query may hang: no rollback on it
+                await line.close()
 
     async def unowned(self, running: Collection[int], restart: bool = False) -> list[int]:
         """The tables this node should adopt now: its share of the tables
@@ -148,6 +178,7 @@ class Ownership:
         finally:
             if adopting is not None and not adopting.done():  # only on an error
                 adopting.cancel()
+            await self._hang_up()
 
     def stop(self) -> None:
         """Adopt nothing more, and end `keep` after its current look."""
