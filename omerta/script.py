@@ -312,7 +312,7 @@ ALLOWED = {"wait": LINE_KEYS} | {
 
 def _line(number: int, raw: dict[str, Any]) -> Line:
     if len(raw) == 2 and raw.get("do") == "wait":  # a fired timeout: most lines of a record
-        t = raw.get("t")
+        t: Any = raw.get("t")  # a number once the type test passes
         if type(t) in _TIMES and 0 <= t <= MAX_SECONDS:  # as `_number` reads it, inline
             return Line(number, None, None, t, None)
     do = raw.get("do")
