@@ -4,6 +4,7 @@ night in turns, what checks reveal, the three-sided end, and no awards."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from omerta.table.actions import NightAction
@@ -19,6 +20,12 @@ from .settings import CitySettings
 
 SPECIALS = ["commissar", "doctor", "putana", "maniac"]  # M1
 CHECKERS = {"commissar": COMMISSAR, "don": DON}
+
+
+@lru_cache(maxsize=64)  # immutable turns, shared by every night with the same timers
+def _night_turns(timers: tuple[tuple[str, int], ...]) -> tuple[Turn, ...]:
+    seconds = dict(timers)
+    return tuple(Turn(role.turn, seconds[role.turn], room=role.turn) for role in night.NIGHT)
 
 
 class City(Ruleset):
@@ -42,10 +49,7 @@ class City(Ruleset):
     def night_turns(self, state: State) -> tuple[Turn, ...]:
         """M4: every turn runs, a dead role's too, so the night's length
         reveals nothing (S5)."""
-        return tuple(
-            Turn(role.turn, state.settings.turn_seconds(role.turn), room=role.turn)
-            for role in night.NIGHT
-        )
+        return _night_turns(state.settings.night_turn_seconds)
 
     def room(self, state: State, turn: Turn) -> tuple[frozenset[int], bool]:
         """M13: the turn's living role holders (the living black team in the

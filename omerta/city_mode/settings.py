@@ -30,9 +30,6 @@ class CitySettings(DaySettings):
     mafia_count: int = 2
     seats: int = 10
 
-    def turn_seconds(self, turn: str) -> int:
-        return dict(self.night_turn_seconds)[turn]
-
     def to_dict(self) -> dict[str, Any]:
         """JSON form that `parse` reads back to the same settings: one number
         when every turn has the same timer, else the map turn -> seconds."""

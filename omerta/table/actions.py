@@ -153,9 +153,16 @@ _READERS: dict[str, Callable[[Mapping[str, Any], str, str], Any]] = {
     "tuple[int, ...]": _seats,
 }
 
-#: every known action by name, and how to read its arguments, in order
+#: The inline test that a JSON value already has its argument's type, as
+#: almost every value in a record does; a value that fails it goes to the
+#: type's reader, which converts it or refuses it.
+_EXACT = {"int": "type({v}) is int", "bool": "({v} is True or {v} is False)"}
+
+#: every known action by name, its arguments besides the seat in order, and
+#: the parser compiled for it (`_compile_parser`)
 ACTIONS: dict[str, type[Action]] = {}
-_ARGS: dict[type[Action], tuple[tuple[str, Callable[[Mapping[str, Any], str, str], Any]], ...]] = {}
+_ARGS: dict[str, tuple[str, ...]] = {}
+_PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Action]] = {}
 
 
 def register(cls: type[Action]) -> type[Action]:
@@ -164,8 +171,42 @@ def register(cls: type[Action]) -> type[Action]:
     known = ACTIONS.setdefault(cls.name, cls)
     if known is not cls:
         raise ValueError(f"two actions are called {cls.name!r}")
-    _ARGS[cls] = tuple((f.name, _READERS[str(f.type)]) for f in fields(cls) if f.name != "seat")
+    args = tuple((f.name, str(f.type)) for f in fields(cls) if f.name != "seat")
+    _ARGS[cls.name] = tuple(key for key, _ in args)
+    _PARSERS[cls.name] = _compile_parser(cls, args)
     return cls
+
+
+def _compile_parser(
+    cls: type[Action], args: tuple[tuple[str, str], ...]
+) -> Callable[[Mapping[str, Any], int | None], Action]:
+    """A parser of `cls` from its JSON form written out for its arguments, as
+    `dataclasses` writes `__init__`: each value read and checked inline, its
+    reader called only for a value of another type, the class called with
+    them by position: no loop, no reader call and no star call for a record's
+    values."""
+    lines = [
+        "def parse(raw, seat):",
+        "    if seat is None:",
+        "        seat = raw.get('seat')",
+        "        if type(seat) is not int:",
+        "            seat = read_int(raw, 'seat', NAME)",
+    ]
+    for key, kind in args:
+        local = f"arg_{key}"
+        reader = f"READERS[{kind!r}](raw, {key!r}, NAME)"
+        lines.append(f"    {local} = raw.get({key!r})")
+        if kind in _EXACT:
+            lines.append(f"    if not {_EXACT[kind].format(v=local)}:")
+            lines.append(f"        {local} = {reader}")
+        else:
+            lines.append(f"    {local} = {reader}")
+    lines.append(f"    return cls(seat{''.join(f', arg_{key}' for key, _ in args)})")
+    known = {"cls": cls, "NAME": cls.name, "READERS": _READERS, "read_int": _int}
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), known, namespace)
+    parse: Callable[[Mapping[str, Any], int | None], Action] = namespace["parse"]
+    return parse
 
 
 for _cls in (
@@ -186,7 +227,7 @@ for _cls in (
 
 def arg_names(name: str) -> tuple[str, ...]:
     """The arguments of action `name` besides the seat, in order."""
-    return tuple(key for key, _ in _ARGS[ACTIONS[name]])
+    return _ARGS[name]
 
 
 def parse_action(raw: Mapping[str, Any], seat: int | None = None) -> Action:
@@ -195,10 +236,7 @@ def parse_action(raw: Mapping[str, Any], seat: int | None = None) -> Action:
     if type(raw) is not dict and not isinstance(raw, Mapping):  # an ABC check costs
         raise BadAction("not_an_object")
     name = raw.get("do")
-    cls = ACTIONS.get(name) if isinstance(name, str) else None
-    if cls is None:
+    parse = _PARSERS.get(name) if isinstance(name, str) else None
+    if parse is None:
         raise BadAction("unknown_action", got=shown(name), known=sorted(ACTIONS))
-    assert isinstance(name, str)
-    if seat is None:
-        seat = _int(raw, "seat", name)
-    return cls(seat, *[read(raw, key, name) for key, read in _ARGS[cls]])
+    return parse(raw, seat)

@@ -19,6 +19,10 @@ CHECK_SECONDS = 7  # S3
 DAY_SPEECH_SECONDS = 60  # D1
 
 
+#: every night's windows from the second on: immutable, so states share them
+NIGHT_TURNS = (Turn("shot", SHOT_SECONDS, room="black"), Turn("checks", CHECK_SECONDS))
+
+
 class Classic(Ruleset):
     name = "classic"
     black_roles = frozenset({"don", "mafia"})
@@ -36,7 +40,7 @@ class Classic(Ruleset):
         return DAY_SPEECH_SECONDS
 
     def night_turns(self, state: State) -> tuple[Turn, ...]:
-        return (Turn("shot", SHOT_SECONDS, room="black"), Turn("checks", CHECK_SECONDS))
+        return NIGHT_TURNS
 
     def room(self, state: State, turn: Turn) -> tuple[frozenset[int], bool]:
         if turn.room == "black":  # S1: living black players may talk during the shot

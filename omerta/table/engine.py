@@ -7,6 +7,7 @@ timeout is an input like any action; the shell fires it when
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import fields
 from typing import Any
 
 from . import best_move, draw, flow, speeches, technical, voting
@@ -131,14 +132,22 @@ def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[Sta
         events.extend(more)
 
 
+#: the fields naming seats of each action class met so far, in field order:
+#: looking for one an action lacks (a `getattr` default) raises and catches
+#: an AttributeError inside `getattr`
+_SEAT_FIELDS: dict[type[Action], tuple[str, ...]] = {}
+
+
 def _check_seats(state: State, action: Action) -> None:
-    for name in ("seat", "target"):
-        seat = getattr(action, name, None)
-        if seat is not None and not 1 <= seat <= state.n:
-            raise IllegalAction("C1", "no_such_seat", seat=seat, seats=state.n)
-    for seat in getattr(action, "targets", ()):
-        if not 1 <= seat <= state.n:
-            raise IllegalAction("C1", "no_such_seat", seat=seat, seats=state.n)
+    names = _SEAT_FIELDS.get(type(action))
+    if names is None:
+        names = tuple(f.name for f in fields(action) if f.name in ("seat", "target", "targets"))
+        _SEAT_FIELDS[type(action)] = names
+    for name in names:
+        value = getattr(action, name)
+        for seat in value if name == "targets" else () if value is None else (value,):
+            if not 1 <= seat <= state.n:
+                raise IllegalAction("C1", "no_such_seat", seat=seat, seats=state.n)
 
 
 def _meeting_timeout(ctx: Step) -> Next | None:
