@@ -122,6 +122,14 @@ async def prepare(url: str, count: int, start: bool = True) -> list[tuple[int, l
         await db.close()
 
 
+def prepared(url: str, count: int, start: bool = True) -> list[tuple[int, list[str]]]:
+    """`prepare`, timed and told."""
+    t0 = time.perf_counter()
+    seated = asyncio.run(prepare(url, count, start))
+    print(f"prepared {count} tables in {time.perf_counter() - t0:.0f} s", flush=True)
+    return seated
+
+
 def start(command: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     process = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, text=True)
     assert process.stdout is not None
@@ -269,18 +277,23 @@ async def sit_last(
     opened.set()
 
 
-async def play(
-    base: str,
-    seated: list[tuple[int, list[str]]],
-    control: Any,
-    results: Any,
-    pings: float,
-    ramp: float,
-) -> None:
+@dataclass(frozen=True)
+class Plan:
+    """What one client process plays: its node, its tables (id, tokens),
+    the seconds between its pings (0: none) and the start ramp (0: none)."""
+
+    base: str
+    seated: list[tuple[int, list[str]]]
+    pings: float
+    ramp: float
+
+
+async def play(plan: Plan, control: Any, results: Any) -> None:
     """One client process: connect a socket per token, play, and count the
     messages and latencies while the parent says the window is open. With
     a `ramp`, each table starts at a random moment of the first `ramp`
     seconds (else all were started before the server)."""
+    base, seated, pings, ramp = plan.base, plan.seated, plan.pings, plan.ramp
     counters = Counters()
     connector = aiohttp.TCPConnector(limit=0)
     async with aiohttp.ClientSession(connector=connector) as session:
@@ -345,21 +358,14 @@ async def play(
         await asyncio.gather(*tasks, return_exceptions=True)
 
 
-def client_process(
-    base: str,
-    seated: list[tuple[int, list[str]]],
-    control: Any,
-    results: Any,
-    pings: float,
-    ramp: float,
-) -> None:
+def client_process(plan: Plan, control: Any, results: Any) -> None:
     # As the server does (omerta/server/commands.py): a process holding
     # thousands of sockets otherwise stalls for a second or two in full
     # collections, and a stalled client misses the server's pings and is
     # cut, and adds its stall to the latencies it measures.
     gc.freeze()
     gc.set_threshold(10_000, 10, 1000)
-    asyncio.run(play(base, seated, control, results, pings, ramp))
+    asyncio.run(play(plan, control, results))
 
 
 def clients(
@@ -403,7 +409,7 @@ def load(
     workers = [
         context.Process(
             target=client_process,
-            args=(base, seated, control, results, pings, ramp),
+            args=(Plan(base, seated, pings, ramp), control, results),
             daemon=True,
         )
         for base, seated in groups
@@ -628,9 +634,7 @@ def main() -> None:
         if url.startswith("postgresql"):
             url = run.enter_context(fresh_schema(url))
         if args.nodes == 1:
-            t0 = time.perf_counter()
-            seated = asyncio.run(prepare(url, args.tables, start=not args.ramp))
-            print(f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True)
+            seated = prepared(url, args.tables, start=not args.ramp)
         else:
             asyncio.run(upgrade(url))  # the nodes check the schema
         if args.noise:
@@ -653,13 +657,9 @@ def main() -> None:
             bases = [base for _, base in servers]
             by_node = {bases[0]: seated} if args.nodes == 1 else {}
             if args.nodes > 1 and args.ramp:  # a table runs where its last player sits
-                t0 = time.perf_counter()
-                seated = asyncio.run(prepare(url, args.tables, start=False))
+                seated = prepared(url, args.tables, start=False)
                 for n, table in enumerate(seated):
                     by_node.setdefault(bases[n % args.nodes], []).append(table)
-                print(
-                    f"prepared {args.tables} tables in {time.perf_counter() - t0:.0f} s", flush=True
-                )
             elif args.nodes > 1:
                 t0 = time.perf_counter()
                 seated = asyncio.run(prepare(url, args.tables))
