@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .conftest import expect, sign_up
@@ -98,6 +99,8 @@ def test_players_see_no_moderation(new_page, server):
     assert page.locator(".page").text_content() == "Only moderators can open these pages."
 
 
+# 25 s each: run with the slow suites to keep the README's command in time.
+@pytest.mark.slow
 def test_a_moderator_reviews_a_passed_technical_defeat_and_overturns_it(new_page, server):
     table, seat, bot = _a_technical_defeat_passes(new_page(), server, "lou")
     page = _a_moderator(new_page(), server, "mia")
@@ -168,6 +171,8 @@ def test_a_moderator_reviews_a_passed_technical_defeat_and_overturns_it(new_page
     expect(_queue_row(page, table, "Technical vote")).to_contain_text("Overturned")
 
 
+# 25 s each: run with the slow suites to keep the README's command in time.
+@pytest.mark.slow
 def test_a_moderator_dismisses_a_report_and_suspends_the_reporter(new_page, server):
     player = new_page()
     table, _, _ = _a_technical_defeat_passes(player, server, "ned")
