@@ -99,7 +99,6 @@ def test_players_see_no_moderation(new_page, server):
     assert page.locator(".page").text_content() == "Only moderators can open these pages."
 
 
-# 25 s each: run with the slow suites to keep the README's command in time.
 @pytest.mark.slow
 def test_a_moderator_reviews_a_passed_technical_defeat_and_overturns_it(new_page, server):
     table, seat, bot = _a_technical_defeat_passes(new_page(), server, "lou")
@@ -171,7 +170,6 @@ def test_a_moderator_reviews_a_passed_technical_defeat_and_overturns_it(new_page
     expect(_queue_row(page, table, "Technical vote")).to_contain_text("Overturned")
 
 
-# 25 s each: run with the slow suites to keep the README's command in time.
 @pytest.mark.slow
 def test_a_moderator_dismisses_a_report_and_suspends_the_reporter(new_page, server):
     player = new_page()
