@@ -25,7 +25,7 @@ import pytest
 from omerta.media import MediaPlane, Sfu
 from omerta.media.rtp import vp8_keyframe_start
 from omerta.table.views import KINDS, Gate, gate
-from tests.media.peers import AUDIO_PTIME, Client, vp8_picture
+from tests.media.peers import AUDIO_PTIME, Arrival, Client, vp8_picture
 from tests.media.planes import applied, seated
 from tests.table.game import Table
 
@@ -37,6 +37,7 @@ PASSING = 0.05  # s spent in a phase of absent seats only
 MIN_PACKETS = 5  # an open pair is judged on at least this many packets
 STALL = 0.15  # s a shared, loaded 2-core machine may stall the one test process
 PATIENCE = 10.0  # s a phase may outlast DWELL while a loaded machine catches up
+NEARBY = 0.25  # s around an audio opening in which other packets' transit is its bound
 KEYFRAME_BUDGET = 0.5  # s from a video opening to a whole, decodable keyframe
 
 
@@ -198,6 +199,22 @@ class LoopLag:
         return lags[len(lags) // 2], lags[-1]
 
 
+def _transit_near(
+    clients: dict[int, Client], sent: dict[tuple[int, bytes], float], first: Arrival
+) -> float:
+    """The longest transit of the other packets that reached any client
+    within NEARBY of `first` (0 if none did)."""
+    return max(
+        (
+            a.at - sent[(a.source, a.payload)]
+            for client in clients.values()
+            for a in client.arrivals
+            if a is not first and abs(a.at - first.at) <= NEARBY
+        ),
+        default=0.0,
+    )
+
+
 def _open_during(
     phases: list[Phase], source: int, receiver: int, kind: str, since: float, until: float
 ) -> bool:
@@ -295,9 +312,21 @@ async def test_gate_holds_packet_by_packet_through_a_game(table):
                         continue
                     if kind == "audio":
                         next_sent = min(t for t, _ in sends if t > p.applied)
-                        if sent[(s, got[0].payload)] > next_sent:
+                        first_sent = sent[(s, got[0].payload)]
+                        if first_sent > next_sent:
                             problems.append(f"{p.name}: {s}->{r} audio held back at opening")
                         audio_delays.append(got[0].at - p.applied)
+                        # The plane's share of the opening, from the gate (or the
+                        # packet, if sent later) to arrival, against the packets
+                        # forwarded about then: a loaded machine delays every
+                        # packet alike, a slow opening only this one.
+                        share = got[0].at - max(p.applied, first_sent)
+                        usual = _transit_near(clients, sent, got[0])
+                        if share > usual + AUDIO_PTIME:
+                            problems.append(
+                                f"{p.name}: {s}->{r} audio opened in {1000 * share:.0f} ms,"
+                                f" other packets then in at most {1000 * usual:.0f} ms"
+                            )
                     else:
                         picture_delays.append(
                             _first_picture(problems, p, s, r, got, isinstance(sfu, Sfu))
@@ -316,9 +345,6 @@ async def test_gate_holds_packet_by_packet_through_a_game(table):
     audio_delays.sort()
     assert audio_delays[len(audio_delays) // 2] <= AUDIO_PTIME + STALL / 3 + typical_lag, (
         f"audio openings {_ms(audio_delays)}, event loop late by {1000 * typical_lag:.0f} ms"
-    )
-    assert audio_delays[-1] <= AUDIO_PTIME + STALL + worst_lag, (
-        f"audio openings {_ms(audio_delays)}, event loop late by up to {1000 * worst_lag:.0f} ms"
     )
     assert max(picture_delays) <= KEYFRAME_BUDGET + worst_lag, (
         f"first pictures {_ms(picture_delays)}, event loop late by up to {1000 * worst_lag:.0f} ms"
