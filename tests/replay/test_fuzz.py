@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import pathlib
+import re
 import subprocess
 import sys
 
@@ -16,7 +17,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from omerta.script import ARG_KEYS, LINE_KEYS, MAX_MESSAGE, ScriptError, random_script, replay
+from omerta.script import (
+    ARG_KEYS,
+    LINE_KEYS,
+    MAX_MESSAGE,
+    ScriptError,
+    _has_long_number,
+    parse,
+    random_script,
+    replay,
+)
 from omerta.table.actions import ACTIONS
 
 FUZZ = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -267,3 +277,23 @@ def test_the_command_answers_garbage_with_exit_2_and_one_line(tmp_path: pathlib.
     assert done.returncode == 2, err
     assert err.startswith(f"omerta replay: {path}: line ") and len(err.splitlines()) == 1, err
     assert "Traceback" not in err and done.stdout == b""
+
+
+#: runs of characters a number may hold, about as long as the look's 19,
+#: between any other text (a lone surrogate included)
+NEAR_LONG_NUMBERS = st.lists(
+    st.text(alphabet=st.sampled_from(list("0123456789.eE+-")), min_size=15, max_size=23)
+    | st.text(alphabet=st.characters() | st.just("\ud800"), max_size=4)
+).map("".join)
+
+
+@FUZZ
+@given(NEAR_LONG_NUMBERS)
+def test_the_look_for_long_numbers_finds_every_run_of_19_number_characters(text):
+    assert _has_long_number(text) == (re.search(r"[0-9.eE+-]{19,}", text) is not None)
+
+
+def test_a_seed_past_64_bits_is_read_as_the_integer_it_is():
+    # orjson would read it as a float, which a header refuses as a seed.
+    script = parse('{"ruleset": "classic", "seed": 18446744073709551616}\n')
+    assert script.header.seed == 18446744073709551616
