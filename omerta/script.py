@@ -338,7 +338,9 @@ def _line(number: int, raw: dict[str, Any]) -> Line:
         if match is None:
             raise ScriptError(number, f'\'at\' must look like "day2" or "night3", got {at!r}')
         at = (match.group(1), int(match.group(2)))
-    t = _number(number, raw, "t")
+    t = raw.get("t")
+    if t is not None and not (type(t) in _TIMES and 0 <= t <= MAX_SECONDS):
+        t = _number(number, raw, "t")  # which refuses it
     if do == "wait":
         if "seat" in raw:
             raise ScriptError(number, "a wait has no 'seat'")

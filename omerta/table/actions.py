@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, fields
+from types import MemberDescriptorType
 from typing import Any, ClassVar, Literal, get_args
 
 from .errors import BadAction, shown
@@ -182,8 +183,8 @@ def _compile_parser(
 ) -> Callable[[Mapping[str, Any], int | None], Action]:
     """A parser of `cls` from its JSON form written out for its arguments, as
     `dataclasses` writes `__init__`: each value read and checked inline, its
-    reader called only for a value of another type, the class called with
-    them by position: no loop, no reader call and no star call for a record's
+    reader called only for a value of another type, the action built slot
+    by slot: no loop, no reader call and no star call for a record's
     values."""
     lines = [
         "def parse(raw, seat):",
@@ -201,12 +202,41 @@ def _compile_parser(
             lines.append(f"        {local} = {reader}")
         else:
             lines.append(f"    {local} = {reader}")
-    lines.append(f"    return cls(seat{''.join(f', arg_{key}' for key, _ in args)})")
-    known = {"cls": cls, "NAME": cls.name, "READERS": _READERS, "read_int": _int}
+    values = {"seat": "seat"} | {key: f"arg_{key}" for key, _ in args}
+    setters = _slot_setters(cls, tuple(values))
+    if setters is None:
+        lines.append(f"    return cls({', '.join(values.values())})")
+    else:
+        # Each slot set through its own descriptor, as the frozen `__init__`
+        # would (it calls `object.__setattr__` by name per field) at a third
+        # of the cost.
+        lines.append("    action = new(cls)")
+        lines += [f"    set_{key}(action, {value})" for key, value in values.items()]
+        lines.append("    return action")
+    known = {
+        "cls": cls,
+        "NAME": cls.name,
+        "READERS": _READERS,
+        "read_int": _int,
+        "new": object.__new__,
+        **{f"set_{key}": setter for key, setter in (setters or {}).items()},
+    }
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), known, namespace)
     parse: Callable[[Mapping[str, Any], int | None], Action] = namespace["parse"]
     return parse
+
+
+def _slot_setters(cls: type[Action], names: tuple[str, ...]) -> dict[str, Any] | None:
+    """The `__set__` of each field's slot descriptor (in `cls` or a base);
+    None for a class whose fields are not all slots."""
+    setters = {}
+    for name in names:
+        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+        if type(found) is not MemberDescriptorType:
+            return None
+        setters[name] = found.__set__
+    return setters
 
 
 for _cls in (
