@@ -400,46 +400,53 @@ class Player:
         self._take(events)
 
     def _take(self, events: list[Event]) -> None:
-        self.events.extend(events)
-        if self.on_event is not None:
+        self.events += events
+        on_event = self.on_event
+        if on_event is not None:
             for event in events:
-                self.on_event(event)
+                on_event(event)
 
-    def _fire_next(self) -> bool:
-        due = self.state.next_deadline
+    def _fire_next(self, due: float | None = None) -> bool:
+        """Fire the next deadline (`due`, when the caller has just read it)."""
         if due is None:
-            return False
+            due = self.state.next_deadline
+            if due is None:
+                return False
         self.state, events = apply(self.state, _TIMEOUT, due)
         self.clock = due
         self._take(events)
         return True
 
-    def _run_to(self, t: float) -> None:
-        """Deadlines strictly before `t` fire; an action at `t` comes first."""
+    def _run_to(self, t: float) -> float | None:
+        """Deadlines strictly before `t` fire; an action at `t` comes first.
+        Returns the next deadline after that."""
         due = self.state.next_deadline
         if due is not None and due < t:  # most lines have nothing to fire
             self.state, events = advance(self.state, t)
             self._take(events)
+            due = self.state.next_deadline
         if t > self.clock:  # max(self.clock, t) without the call
             self.clock = t
+        return due
 
     def play(self, line: Line) -> None:
-        t = line.t
+        t, at, action = line.t, line.at, line.action
+        due = None
         if t is not None:
             if t < self.clock:
                 raise ScriptError(line.number, f"t={t} is before the clock ({self.clock})")
-            self._run_to(t)
-            if line.at is not None:
-                self._check_at_t(line.number, line.at, t)
-        if line.at is not None:
-            self._reach(line.number, line.at)
-        if line.action is None:
-            if line.seconds is not None:
-                self._run_to(self.clock + line.seconds)
-            else:
-                self._fire_next()
-            return
-        self._act(line, line.action)
+            due = self._run_to(t)
+            if at is not None:
+                self._check_at_t(line.number, at, t)
+        if at is not None:
+            self._reach(line.number, at)
+            due = None  # the deadlines may have moved on
+        if action is not None:
+            self._act(line, action)
+        elif line.seconds is not None:
+            self._run_to(self.clock + line.seconds)
+        else:
+            self._fire_next(due)
 
     def _check_at_t(self, number: int, at_limit: tuple[str, int], t: float) -> None:
         """docs/scripts.md: with `t`, only deadlines strictly before `t` fire,
