@@ -102,15 +102,25 @@ _NUMBER_BYTES = bytes(0x30 if i in b"0123456789.eE+-" else 0x20 for i in range(2
 _LONG_RUN = b"0" * 19
 
 
-def _has_long_number(text: str) -> bool:
+#: Every byte but an opening bracket and the end of a line.
+_NOT_OPENING = bytes(i for i in range(256) if i not in b"{[\n")
+
+
+def _has_long_number(data: bytes) -> bool:
     """Whether a run of 19 characters that may make up a JSON number stands
-    in `text`: a number that orjson might read differently from the hooks
-    above (a 20-digit integer past 64 bits becomes a float there; a number
-    text longer than MAX_FLOAT_TEXT is refused here) may be in it. As bytes
-    (a character past ASCII is never part of a number), a tenth of the cost
-    of a regular expression, which looked at every character in Python's
-    matcher."""
-    return _LONG_RUN in text.encode("utf-8", "surrogatepass").translate(_NUMBER_BYTES)
+    in `data` (text in UTF-8): a number that orjson might read differently
+    from the hooks above (a 20-digit integer past 64 bits becomes a float
+    there; a number text longer than MAX_FLOAT_TEXT is refused here) may be
+    in it. As bytes (a character past ASCII is never part of a number), a
+    tenth of the cost of a regular expression, which looked at every
+    character in Python's matcher."""
+    return _LONG_RUN in data.translate(_NUMBER_BYTES)
+
+
+def _most_opening_brackets(data: bytes) -> int:
+    """The most opening brackets on one line of `data` (text in UTF-8, in
+    which no other character holds the byte of a newline)."""
+    return max(map(len, data.translate(None, _NOT_OPENING).split(b"\n")))
 
 
 def _decode(raw_line: str) -> Any:
@@ -121,7 +131,7 @@ def _decode(raw_line: str) -> Any:
     numbers, lone surrogates, a byte order mark, control characters), and
     without a long number it reads every other line to the same value.
     Whatever it refuses is read again here, for the same error."""
-    if not _has_long_number(raw_line):
+    if not _has_long_number(raw_line.encode("utf-8", "surrogatepass")):
         try:
             return orjson.loads(raw_line)
         except orjson.JSONDecodeError:
@@ -224,14 +234,18 @@ def parse(text: str) -> Script:
     header: Header | None = None
     header_line = 1
     lines: list[Line] = []
-    # One look for a long number in the whole text instead of one a line.
-    long_numbers = _has_long_number(text)
+    # One look for long numbers and deep nesting in the whole text instead of
+    # one a line.
+    data = text.encode("utf-8", "surrogatepass")
+    long_numbers = _has_long_number(data)
+    shallow = _most_opening_brackets(data) <= MAX_DEPTH
+    t: Any  # a wait's time: a number once its type test passes
     # JSON lines end at "\n" only: U+2028 and friends may stand inside a string.
     for number, raw_line in enumerate(text.split("\n"), 1):
         raw = None
         # Most lines: no long number, too few brackets to nest too deep, and
         # JSON that orjson reads (see _decode); the rest takes the long way.
-        if not long_numbers and raw_line.count("{") + raw_line.count("[") <= MAX_DEPTH:
+        if not long_numbers and (shallow or raw_line.count("{") + raw_line.count("[") <= MAX_DEPTH):
             try:
                 raw = orjson.loads(raw_line)
             except orjson.JSONDecodeError:
@@ -244,6 +258,13 @@ def parse(text: str) -> Script:
             raise ScriptError(number, "each line must be a JSON object")
         if header is None:
             header, header_line = _header(number, raw), number
+        elif (  # a fired timeout, most lines of a record: read here, as `_line` would
+            len(raw) == 2
+            and raw.get("do") == "wait"
+            and type(t := raw.get("t")) in _TIMES
+            and 0 <= t <= MAX_SECONDS
+        ):
+            lines.append(Line(number, None, None, t, None))
         else:
             lines.append(_line(number, raw))
     if header is None:
@@ -320,10 +341,6 @@ ALLOWED = {"wait": LINE_KEYS} | {
 
 
 def _line(number: int, raw: dict[str, Any]) -> Line:
-    if len(raw) == 2 and raw.get("do") == "wait":  # a fired timeout: most lines of a record
-        t: Any = raw.get("t")  # a number once the type test passes
-        if type(t) in _TIMES and 0 <= t <= MAX_SECONDS:  # as `_number` reads it, inline
-            return Line(number, None, None, t, None)
     do = raw.get("do")
     allowed = ALLOWED.get(do) if isinstance(do, str) else None
     if allowed is None:

@@ -23,6 +23,7 @@ from omerta.script import (
     MAX_MESSAGE,
     ScriptError,
     _has_long_number,
+    _most_opening_brackets,
     parse,
     random_script,
     replay,
@@ -290,7 +291,15 @@ NEAR_LONG_NUMBERS = st.lists(
 @FUZZ
 @given(NEAR_LONG_NUMBERS)
 def test_the_look_for_long_numbers_finds_every_run_of_19_number_characters(text):
-    assert _has_long_number(text) == (re.search(r"[0-9.eE+-]{19,}", text) is not None)
+    found = _has_long_number(text.encode("utf-8", "surrogatepass"))
+    assert found == (re.search(r"[0-9.eE+-]{19,}", text) is not None)
+
+
+@FUZZ
+@given(st.text(alphabet=st.sampled_from(list("{[]}\n\u2028é")) | st.characters(), max_size=80))
+def test_the_look_for_deep_lines_counts_the_opening_brackets_of_the_fullest_line(text):
+    most = max(line.count("{") + line.count("[") for line in text.split("\n"))
+    assert _most_opening_brackets(text.encode("utf-8", "surrogatepass")) == most
 
 
 def test_a_seed_past_64_bits_is_read_as_the_integer_it_is():
