@@ -100,8 +100,6 @@ _SPACE = " \t\n\r"  # JSON's whitespace
 #: Each byte that may be part of a JSON number as "0", every other as " ".
 _NUMBER_BYTES = bytes(0x30 if i in b"0123456789.eE+-" else 0x20 for i in range(256))
 _LONG_RUN = b"0" * 19
-
-
 #: Every byte but an opening bracket and the end of a line.
 _NOT_OPENING = bytes(i for i in range(256) if i not in b"{[\n")
 
@@ -355,9 +353,7 @@ def _line(number: int, raw: dict[str, Any]) -> Line:
         if match is None:
             raise ScriptError(number, f'\'at\' must look like "day2" or "night3", got {at!r}')
         at = (match.group(1), int(match.group(2)))
-    t = raw.get("t")
-    if t is not None and not (type(t) in _TIMES and 0 <= t <= MAX_SECONDS):
-        t = _number(number, raw, "t")  # which refuses it
+    t = _number(number, raw, "t")
     if do == "wait":
         if "seat" in raw:
             raise ScriptError(number, "a wait has no 'seat'")

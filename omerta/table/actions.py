@@ -169,12 +169,13 @@ _PARSERS: dict[str, Callable[[Mapping[str, Any], int | None], Action]] = {}
 def register(cls: type[Action]) -> type[Action]:
     """Make `cls` known by its name to `parse_action` (and to table scripts).
     A ruleset registers the actions it adds when it is imported."""
-    known = ACTIONS.setdefault(cls.name, cls)
-    if known is not cls:
+    if ACTIONS.get(cls.name, cls) is not cls:
         raise ValueError(f"two actions are called {cls.name!r}")
     args = tuple((f.name, str(f.type)) for f in fields(cls) if f.name != "seat")
+    parser = _compile_parser(cls, args)  # first: a class it refuses is not made known
+    ACTIONS[cls.name] = cls
     _ARGS[cls.name] = tuple(key for key, _ in args)
-    _PARSERS[cls.name] = _compile_parser(cls, args)
+    _PARSERS[cls.name] = parser
     return cls
 
 
@@ -202,24 +203,20 @@ def _compile_parser(
             lines.append(f"        {local} = {reader}")
         else:
             lines.append(f"    {local} = {reader}")
+    # Each slot set through its own descriptor, as the frozen `__init__`
+    # would (it calls `object.__setattr__` by name per field) at a third of
+    # the cost.
     values = {"seat": "seat"} | {key: f"arg_{key}" for key, _ in args}
-    setters = _slot_setters(cls, tuple(values))
-    if setters is None:
-        lines.append(f"    return cls({', '.join(values.values())})")
-    else:
-        # Each slot set through its own descriptor, as the frozen `__init__`
-        # would (it calls `object.__setattr__` by name per field) at a third
-        # of the cost.
-        lines.append("    action = new(cls)")
-        lines += [f"    set_{key}(action, {value})" for key, value in values.items()]
-        lines.append("    return action")
+    lines.append("    action = new(cls)")
+    lines += [f"    set_{key}(action, {value})" for key, value in values.items()]
+    lines.append("    return action")
     known = {
         "cls": cls,
         "NAME": cls.name,
         "READERS": _READERS,
         "read_int": _int,
         "new": object.__new__,
-        **{f"set_{key}": setter for key, setter in (setters or {}).items()},
+        **{f"set_{key}": _slot(cls, key).__set__ for key in values},
     }
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), known, namespace)
@@ -227,16 +224,17 @@ def _compile_parser(
     return parse
 
 
-def _slot_setters(cls: type[Action], names: tuple[str, ...]) -> dict[str, Any] | None:
-    """The `__set__` of each field's slot descriptor (in `cls` or a base);
-    None for a class whose fields are not all slots."""
-    setters = {}
-    for name in names:
-        found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
-        if type(found) is not MemberDescriptorType:
-            return None
-        setters[name] = found.__set__
-    return setters
+def _slot(cls: type[Action], name: str) -> MemberDescriptorType:
+    """The slot of field `name` (in `cls` or a base). Actions are frozen
+    dataclasses with slots (city_mode/__init__.py shows one); any other is
+    refused when registered."""
+    found = next((k.__dict__[name] for k in cls.__mro__ if name in k.__dict__), None)
+    if type(found) is not MemberDescriptorType:
+        raise ValueError(
+            f"action {cls.name!r}: field {name!r} is not a slot;"
+            " declare the class with @dataclass(frozen=True, slots=True)"
+        )
+    return found
 
 
 for _cls in (

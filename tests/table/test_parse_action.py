@@ -3,13 +3,22 @@ what they refuse, for every registered action (city mode's included)."""
 
 from __future__ import annotations
 
-from dataclasses import fields
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar
 
 import pytest
 
 from omerta import rulesets  # noqa: F401  (registers city mode's actions)
-from omerta.table.actions import ACTIONS, BestMove, Lift, TechCall, Vote, parse_action
+from omerta.table.actions import (
+    ACTIONS,
+    Action,
+    BestMove,
+    Lift,
+    TechCall,
+    Vote,
+    parse_action,
+    register,
+)
 from omerta.table.errors import BadAction
 
 #: a valid value of each argument type, by its annotation
@@ -56,3 +65,14 @@ def test_values_of_subtypes_pass_as_the_readers_let_them() -> None:
     assert parse_action({"do": "tech_call", "seat": 1, "kind": "defeat", "target": 2}) == (
         TechCall(1, "defeat", 2)
     )
+
+
+def test_an_action_whose_fields_are_not_slots_is_refused_when_registered() -> None:
+    @dataclass(frozen=True)  # no slots: its parser could not set them one by one
+    class Wave(Action):
+        towards: int
+        name: ClassVar[str] = "wave"
+
+    with pytest.raises(ValueError, match="'wave': field 'towards' is not a slot"):
+        register(Wave)
+    assert "wave" not in ACTIONS
