@@ -58,12 +58,22 @@ def on_pick(ctx: Step, action: Pick) -> Next | None:
 def timeout(ctx: Step) -> Next:
     """K1: whoever has not picked gets a random remaining card."""
     s = ctx.state
-    assert s.deck is not None
+    deck = s.deck
+    assert deck is not None
     chooser = rng(s, "late-picks")
+    # The cards left in deck order, as every seat's turn finds them: the
+    # same choices as looking afresh each time, without a new deck a card.
+    left = [i for i, card in enumerate(deck) if card is not None]
+    roles = list(s.roles)
     for seat in s.seats:
-        if s.roles[seat] is None:
-            left = [i for i, card in enumerate(s.deck) if card is not None]
-            _take(ctx, seat, chooser.choice(left))
+        if roles[seat] is None:
+            card = chooser.choice(left)
+            left.remove(card)
+            role = deck[card]
+            assert role is not None  # only cards still in the deck are left
+            roles[seat] = role
+            ctx.emit(RoleDealt(ctx.now, seat, role, audience=to_seat(seat)))
+    s.roles = tuple(roles)
     return _dealt(ctx)
 
 
