@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from . import speeches
 from .actions import TechCall, TechVote
 from .ending import decided, depart, end_game
@@ -48,7 +46,7 @@ def on_vote(ctx: Step, action: TechVote) -> None:
     require(s.alive[action.seat], "T2", "dead_cannot_vote")
     require(action.seat not in s.bots, "T2", "humans_only")
     require(action.seat not in tech.ballots, "T2", "ballot_is_final")
-    s.tech = replace(tech, ballots={**tech.ballots, action.seat: action.yes})
+    s.tech = tech.with_ballot(action.seat, action.yes)
     ctx.emit(
         TechBallot(t=ctx.now, audience=to_seat(action.seat), voter=action.seat, yes=action.yes)
     )
