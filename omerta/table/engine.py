@@ -132,22 +132,39 @@ def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[Sta
         events.extend(more)
 
 
-#: the fields naming seats of each action class met so far, in field order:
-#: looking for one an action lacks (a `getattr` default) raises and catches
-#: an AttributeError inside `getattr`
-_SEAT_FIELDS: dict[type[Action], tuple[str, ...]] = {}
-
-
 def _check_seats(state: State, action: Action) -> None:
-    names = _SEAT_FIELDS.get(type(action))
-    if names is None:
-        names = tuple(f.name for f in fields(action) if f.name in ("seat", "target", "targets"))
-        _SEAT_FIELDS[type(action)] = names
-    for name in names:
-        value = getattr(action, name)
-        for seat in value if name == "targets" else () if value is None else (value,):
-            if not 1 <= seat <= state.n:
-                raise IllegalAction("C1", "no_such_seat", seat=seat, seats=state.n)
+    check = _SEAT_CHECKS.get(type(action))
+    if check is None:
+        check = _SEAT_CHECKS[type(action)] = _compile_seat_check(type(action))
+    check(action, state.n)
+
+
+#: C1 for each action class met so far, written out for its fields
+_SEAT_CHECKS: dict[type[Action], Callable[[Any, int], None]] = {}
+
+
+def _compile_seat_check(cls: type[Action]) -> Callable[[Any, int], None]:
+    """C1 for the seats `cls` names (seat, target, a list of targets), each
+    field read by name in the code, as `dataclasses` writes `__init__`: a
+    loop reading them with `getattr` was a tenth of a nomination's step."""
+    lines = ["def check(action, n):"]
+    for name in (f.name for f in fields(cls)):
+        if name == "targets":
+            lines += ["    for seat in action.targets:", "        if not 1 <= seat <= n:"]
+            lines.append("            raise refused(seat, n)")
+        elif name in ("seat", "target"):
+            lines += [
+                f"    if not 1 <= action.{name} <= n:",
+                f"        raise refused(action.{name}, n)",
+            ]
+    namespace: dict[str, Any] = {}
+    exec("\n".join(lines), {"refused": _no_such_seat}, namespace)
+    check: Callable[[Any, int], None] = namespace["check"]
+    return check
+
+
+def _no_such_seat(seat: int, n: int) -> IllegalAction:
+    return IllegalAction("C1", "no_such_seat", seat=seat, seats=n)
 
 
 def _meeting_timeout(ctx: Step) -> Next | None:

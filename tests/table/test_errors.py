@@ -111,3 +111,32 @@ def test_every_refusal_has_json_params_and_a_message_at_every_step_of_random_gam
     for seed in range(3):
         random_game(seed, {"best_move": seed == 2}, on_step=step)
     assert len(seen) > 20
+
+
+def test_C1_every_seat_an_action_names_must_be_at_the_table():
+    from dataclasses import fields
+
+    from omerta import rulesets  # noqa: F401  (city mode's actions are known once loaded)
+    from omerta.table import ACTIONS, apply
+
+    table = Table(deal=None)
+    values = {"seat": 1, "target": 2, "targets": (2, 3), "card": 0, "yes": True, "kind": "foul"}
+    checked = 0
+    for cls in ACTIONS.values():
+        names = [f.name for f in fields(cls)]
+        for name in {"seat", "target", "targets"} & set(names):
+            for wrong in (0, 11):
+                given = {key: values[key] for key in names}
+                given[name] = (2, wrong) if name == "targets" else wrong
+                try:
+                    apply(table.state, cls(**given), table.state.now)
+                except IllegalAction as e:
+                    assert (e.rule, e.code, e.params) == (
+                        "C1",
+                        "no_such_seat",
+                        {"seat": wrong, "seats": 10},
+                    ), (cls.name, name)
+                else:
+                    raise AssertionError(f"{cls.name} with {name} {wrong} was not refused")
+                checked += 1
+    assert checked >= 2 * (len(ACTIONS) + 8)  # each seat, and each target of nine
