@@ -33,7 +33,8 @@ class NightRole:
     def actors(self, state: State) -> list[int]:
         """The living holders: a dead holder's turn still runs (M4) but he is
         not in its room and chooses nothing."""
-        return [s for s in state.seats if state.alive[s] and state.roles[s] in self.holders]
+        alive, roles, holders = state.alive, state.roles, self.holders  # read once, not per seat
+        return [s for s in range(1, state.n + 1) if alive[s] and roles[s] in holders]
 
     def hears(self, state: State) -> bool:
         """M13: whether the room hears as well as sees."""
