@@ -83,9 +83,7 @@ class NightRole:
             self.turn: {**state.choices.get(self.turn, {}), seat: target},
         }
         self.remember(state, seat, target)
-        ack = NightChoice(
-            t=now, audience=self.audience(state, seat), action=action.name, by=seat, target=target
-        )
+        ack = NightChoice(now, action.name, seat, target, audience=self.audience(state, seat))
         return [ack, *self.results(state, seat, target, now)]
 
     def remember(self, state: State, seat: int, target: int) -> None:

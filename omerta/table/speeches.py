@@ -76,7 +76,7 @@ def on_nominate(ctx: Step, action: Nominate) -> None:
     require(action.target not in s.nominees, "D2", "already_nominated", seat=action.target)
     s.speech_nominated = True
     s.nominees = s.nominees + (action.target,)
-    ctx.emit(Nominated(t=ctx.now, by=action.seat, target=action.target))
+    ctx.emit(Nominated(ctx.now, action.seat, action.target))
 
 
 def on_interject(ctx: Step, action: Interject) -> None:
@@ -93,4 +93,4 @@ def on_interject(ctx: Step, action: Interject) -> None:
     s.interjection_end = ctx.after(INTERJECTION_SECONDS)
     assert s.deadline is not None
     seconds = min(INTERJECTION_SECONDS, s.deadline - ctx.now)
-    ctx.emit(Interjection(t=ctx.now, seat=seat, left=s.interjections[seat], seconds=seconds))
+    ctx.emit(Interjection(ctx.now, seat, s.interjections[seat], seconds))

@@ -47,9 +47,7 @@ def on_vote(ctx: Step, action: TechVote) -> None:
     require(action.seat not in s.bots, "T2", "humans_only")
     require(action.seat not in tech.ballots, "T2", "ballot_is_final")
     s.tech = tech.with_ballot(action.seat, action.yes)
-    ctx.emit(
-        TechBallot(t=ctx.now, audience=to_seat(action.seat), voter=action.seat, yes=action.yes)
-    )
+    ctx.emit(TechBallot(ctx.now, action.seat, action.yes, audience=to_seat(action.seat)))
 
 
 def timeout(ctx: Step) -> Next | None:

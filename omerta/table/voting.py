@@ -67,13 +67,7 @@ def on_vote(ctx: Step, action: Vote) -> Next | None:
     assert s.vote_round is not None
     s.ballots = {**s.ballots, seat: action.target}
     ctx.emit(
-        Ballot(
-            t=ctx.now,
-            audience=_ballot_audience(ctx, seat),
-            round=s.vote_round,
-            voter=seat,
-            target=action.target,
-        )
+        Ballot(ctx.now, s.vote_round, seat, action.target, audience=_ballot_audience(ctx, seat))
     )
     if s.settings.voting == "closed" and len(s.ballots) == len(s.living()):
         return _count(ctx)  # V3: ends early once all have voted
