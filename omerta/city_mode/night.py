@@ -23,13 +23,19 @@ for _role in NIGHT:  # each role's action is known wherever city mode is
     register(_role.action)
 
 
+#: The roles whose choices protect or harm at all, in turn order: the others
+#: keep NightRole's hooks, which never do (asking them was a tenth of a dawn).
+PROTECTING = tuple(role for role in NIGHT if type(role).protected is not NightRole.protected)
+HARMING = tuple(role for role in NIGHT if type(role).harmed is not NightRole.harmed)
+
+
 def dawn(state: State) -> list[tuple[int, Cause]]:
     """M11: every choice takes effect at once. A protected seat (visited,
     healed) survives every harm; a seat harmed twice leaves once, named by
     the earliest turn, so shot and killed leaves as shot. Seat order."""
-    protected = frozenset[int]().union(*(role.protected(state) for role in NIGHT))
+    protected: frozenset[int] = frozenset().union(*(role.protected(state) for role in PROTECTING))
     deaths: dict[int, Cause] = {}
-    for role in NIGHT:
+    for role in HARMING:
         victim = role.harmed(state)
         if victim is not None and victim not in protected:
             assert role.cause is not None

@@ -59,7 +59,7 @@ class City(Ruleset):
         return frozenset(role.actors(state)), role.hears(state)
 
     def night_action(self, state: State, action: NightAction, now: float) -> list[Event]:
-        role = night.BY_TURN[state.night_turn().name]
+        role = night.BY_TURN[state.turns[state.turn].name]  # the engine has checked it is night
         if not isinstance(action, role.action):
             turns = [r.turn for r in night.NIGHT if isinstance(action, r.action)]
             raise IllegalAction("M4", "wrong_turn", action=action.name, turns=turns, turn=role.turn)
