@@ -24,7 +24,7 @@ from .table import (
     apply,
     new_game,
 )
-from .table.actions import ACTIONS, arg_names, parse_action
+from .table.actions import ACTIONS, arg_names, parser
 from .table.errors import BadSettings
 from .table.events import wire_time
 from .table.random_play import random_game
@@ -336,10 +336,13 @@ def _number(number: int, raw: dict[str, Any], key: str) -> float | None:
 ALLOWED = {"wait": LINE_KEYS} | {
     name: (LINE_KEYS | args) - {"seconds"} for name, args in ARG_KEYS.items()
 }
+#: each action's parser: `_line` has checked the line is an object with a
+#: known `do`, so it skips `parse_action`'s own checks (a line at a time)
+PARSERS = {name: parser(name) for name in ACTIONS}
 
 
 def _line(number: int, raw: dict[str, Any]) -> Line:
-    do = raw.get("do")
+    do: Any = raw.get("do")  # a str once ALLOWED knows it
     allowed = ALLOWED.get(do) if isinstance(do, str) else None
     if allowed is None:
         known = ", ".join(sorted([*ACTIONS, "wait"]))
@@ -360,7 +363,7 @@ def _line(number: int, raw: dict[str, Any]) -> Line:
         seconds = _number(number, raw, "seconds")
         return Line(number, None, seconds, t, at)
     try:
-        action = parse_action(raw)
+        action = PARSERS[do](raw, None)
     except IllegalAction as e:
         raise ScriptError(number, e.message) from None
     return Line(number, action, None, t, at)

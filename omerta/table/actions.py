@@ -253,6 +253,13 @@ for _cls in (
     register(_cls)
 
 
+def parser(name: str) -> Callable[[Mapping[str, Any], int | None], Action]:
+    """The parser `parse_action` uses for the known action `name`, for a
+    caller that has already checked the object and its name (table
+    scripts, a line at a time)."""
+    return _PARSERS[name]
+
+
 def arg_names(name: str) -> tuple[str, ...]:
     """The arguments of action `name` besides the seat, in order."""
     return _ARGS[name]
