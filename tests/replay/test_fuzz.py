@@ -14,16 +14,17 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from omerta.script import (
     ARG_KEYS,
     LINE_KEYS,
+    MAX_DEPTH,
     MAX_MESSAGE,
     ScriptError,
+    _has_deep_line,
     _has_long_number,
-    _most_opening_brackets,
     parse,
     random_script,
     replay,
@@ -297,9 +298,11 @@ def test_the_look_for_long_numbers_finds_every_run_of_19_number_characters(text)
 
 @FUZZ
 @given(st.text(alphabet=st.sampled_from(list("{[]}\n\u2028é")) | st.characters(), max_size=80))
-def test_the_look_for_deep_lines_counts_the_opening_brackets_of_the_fullest_line(text):
+@example("[{" * 8 + "[")  # 17 on one line
+@example("[{" * 8 + "\n[")  # 16 and 1
+def test_the_look_for_deep_lines_finds_a_line_of_more_than_16_opening_brackets(text):
     most = max(line.count("{") + line.count("[") for line in text.split("\n"))
-    assert _most_opening_brackets(text.encode("utf-8", "surrogatepass")) == most
+    assert _has_deep_line(text.encode("utf-8", "surrogatepass")) == (most > MAX_DEPTH)
 
 
 def test_a_seed_past_64_bits_is_read_as_the_integer_it_is():
