@@ -152,8 +152,9 @@ class Classic(Ruleset):
         return [], []
 
     def winner(self, state: State) -> tuple[str, str] | None:
-        black = sum(1 for s in state.living() if state.team_of(s) == "black")
-        red = len(state.living()) - black
+        roles, black_roles = state.roles, self.black_roles  # team_of per seat, without its calls
+        black = sum(1 for s in state.living() if roles[s] in black_roles)
+        red = state.living_count() - black
         if black == 0:
             return "red", "no_black_left"  # E1
         if black >= red:

@@ -168,6 +168,11 @@ class State:
         alive = self.alive
         return [s for s in range(1, self.n + 1) if alive[s]]
 
+    def living_count(self) -> int:
+        """How many seats live: `alive` counted in C (its unused index 0 is
+        always False), without the list `living` builds; every closed ballot asks."""
+        return self.alive.count(True)
+
     def team_of(self, seat: int) -> str:
         role = self.roles[seat]
         return self.ruleset.team(role) if role else "unknown"

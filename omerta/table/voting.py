@@ -69,7 +69,7 @@ def on_vote(ctx: Step, action: Vote) -> Next | None:
     ctx.emit(
         Ballot(ctx.now, s.vote_round, seat, action.target, audience=_ballot_audience(ctx, seat))
     )
-    if s.settings.voting == "closed" and len(s.ballots) == len(s.living()):
+    if s.settings.voting == "closed" and len(s.ballots) == s.living_count():
         return _count(ctx)  # V3: ends early once all have voted
     return None
 
