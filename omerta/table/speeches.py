@@ -4,9 +4,10 @@ hands on to the speech queue (`"queue"`, run by flow)."""
 from __future__ import annotations
 
 from .actions import EndSpeech, Interject, Nominate
+from .errors import IllegalAction
 from .events import Interjection, InterjectionEnded, Nominated, Speech, SpeechEnded
 from .state import SpeechKind, put
-from .step import Next, Step, require
+from .step import Next, Step
 
 SHORT_SECONDS = 30  # D4 after the third interjection, V5 tie, V7 leader
 FAREWELL_SECONDS = 60  # V4 farewell, S6 last word
@@ -61,19 +62,27 @@ def timeout(ctx: Step) -> Next | None:
 
 def on_end_speech(ctx: Step, action: EndSpeech) -> Next:
     s = ctx.state
-    require(s.stage == "speech", "D1", "nobody_speaking")
-    require(action.seat == s.speaker, "D1", "only_speaker_ends", speaker=s.speaker)
+    if s.stage != "speech":
+        raise IllegalAction("D1", "nobody_speaking")
+    if action.seat != s.speaker:
+        raise IllegalAction("D1", "only_speaker_ends", speaker=s.speaker)
     return end_speech(ctx, early=True)
 
 
 def on_nominate(ctx: Step, action: Nominate) -> None:
     s = ctx.state
-    require(s.speech_kind == "day", "D2", "no_nominations_now")
-    require(action.seat == s.speaker, "D2", "only_speaker_nominates", speaker=s.speaker)
-    require(not s.nominations_closed, "T3", "nominations_cancelled")
-    require(not s.speech_nominated, "D2", "one_nomination_per_speech")
-    require(s.alive[action.target], "D2", "not_alive", seat=action.target)
-    require(action.target not in s.nominees, "D2", "already_nominated", seat=action.target)
+    if s.speech_kind != "day":
+        raise IllegalAction("D2", "no_nominations_now")
+    if action.seat != s.speaker:
+        raise IllegalAction("D2", "only_speaker_nominates", speaker=s.speaker)
+    if s.nominations_closed:
+        raise IllegalAction("T3", "nominations_cancelled")
+    if s.speech_nominated:
+        raise IllegalAction("D2", "one_nomination_per_speech")
+    if not s.alive[action.target]:
+        raise IllegalAction("D2", "not_alive", seat=action.target)
+    if action.target in s.nominees:
+        raise IllegalAction("D2", "already_nominated", seat=action.target)
     s.speech_nominated = True
     s.nominees = s.nominees + (action.target,)
     ctx.emit(Nominated(ctx.now, action.seat, action.target))
@@ -81,11 +90,16 @@ def on_nominate(ctx: Step, action: Nominate) -> None:
 
 def on_interject(ctx: Step, action: Interject) -> None:
     s, seat = ctx.state, action.seat
-    require(s.speech_kind == "day", "D4", "no_interjection_now")
-    require(s.alive[seat], "D4", "dead_cannot_interject")
-    require(seat != s.speaker, "D4", "own_speech")
-    require(s.interjections[seat] > 0, "D4", "no_interjections_left", count=INTERJECTIONS_PER_GAME)
-    require(s.interjector is None, "D5", "someone_interjecting", seat=s.interjector)
+    if s.speech_kind != "day":
+        raise IllegalAction("D4", "no_interjection_now")
+    if not s.alive[seat]:
+        raise IllegalAction("D4", "dead_cannot_interject")
+    if seat == s.speaker:
+        raise IllegalAction("D4", "own_speech")
+    if s.interjections[seat] <= 0:
+        raise IllegalAction("D4", "no_interjections_left", count=INTERJECTIONS_PER_GAME)
+    if s.interjector is not None:
+        raise IllegalAction("D5", "someone_interjecting", seat=s.interjector)
     s.interjections = put(s.interjections, seat, s.interjections[seat] - 1)
     if s.interjections[seat] == 0:
         s.short_next = put(s.short_next, seat, True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import speeches
 from .actions import TechCall, TechVote
 from .ending import decided, depart, end_game
+from .errors import IllegalAction
 from .events import (
     RECORD,
     Foul,
@@ -41,11 +42,14 @@ def on_call(ctx: Step, action: TechCall) -> None:
 
 def on_vote(ctx: Step, action: TechVote) -> None:
     s, tech = ctx.state, ctx.state.tech
-    require(tech is not None, "T2", "no_technical_vote_now")
-    assert tech is not None
-    require(s.alive[action.seat], "T2", "dead_cannot_vote")
-    require(action.seat not in s.bots, "T2", "humans_only")
-    require(action.seat not in tech.ballots, "T2", "ballot_is_final")
+    if tech is None:
+        raise IllegalAction("T2", "no_technical_vote_now")
+    if not s.alive[action.seat]:
+        raise IllegalAction("T2", "dead_cannot_vote")
+    if action.seat in s.bots:
+        raise IllegalAction("T2", "humans_only")
+    if action.seat in tech.ballots:
+        raise IllegalAction("T2", "ballot_is_final")
     s.tech = tech.with_ballot(action.seat, action.yes)
     ctx.emit(TechBallot(ctx.now, action.seat, action.yes, audience=to_seat(action.seat)))
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from .actions import Lift, Vote
 from .ending import decided, depart
+from .errors import IllegalAction
 from .events import EVERYONE, Audience, Ballot, Calling, Phase, Votes, to_seat
 from .state import Round
 from .step import Next, Step, require
@@ -57,13 +58,18 @@ def _ballot_audience(ctx: Step, voter: int) -> Audience:
 
 def on_vote(ctx: Step, action: Vote) -> Next | None:
     s, seat = ctx.state, action.seat
-    require(s.stage == "vote", "V2", "no_vote_now")
-    require(s.alive[seat], "V2", "dead_cannot_vote")
-    require(seat not in s.ballots, "V2", "vote_is_final")
-    require(action.target in s.candidates, "V2", "not_a_candidate", candidates=list(s.candidates))
+    if s.stage != "vote":
+        raise IllegalAction("V2", "no_vote_now")
+    if not s.alive[seat]:
+        raise IllegalAction("V2", "dead_cannot_vote")
+    if seat in s.ballots:
+        raise IllegalAction("V2", "vote_is_final")
+    if action.target not in s.candidates:
+        raise IllegalAction("V2", "not_a_candidate", candidates=list(s.candidates))
     if s.settings.voting == "open":
         called = s.candidates[s.calling]
-        require(action.target == called, "V3", "not_called", seat=called)
+        if action.target != called:
+            raise IllegalAction("V3", "not_called", seat=called)
     assert s.vote_round is not None
     s.ballots = {**s.ballots, seat: action.target}
     ctx.emit(
