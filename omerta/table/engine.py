@@ -111,7 +111,8 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
         # calls were a twentieth of a nomination's step.
         if state.stage == "over":
             raise IllegalAction("E4", "game_over")
-        _check_seats(state, action)
+        seats_check = _SEAT_CHECKS.get(type(action)) or _seat_check(type(action))
+        seats_check(action, state.n)  # C1
         if state.tech is not None and not isinstance(action, TechVote):
             raise IllegalAction("T2", "technical_vote_running")
         ctx = Step(state.clone(), now)
@@ -136,11 +137,10 @@ def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[Sta
         events.extend(more)
 
 
-def _check_seats(state: State, action: Action) -> None:
-    check = _SEAT_CHECKS.get(type(action))
-    if check is None:
-        check = _SEAT_CHECKS[type(action)] = _compile_seat_check(type(action))
-    check(action, state.n)
+def _seat_check(cls: type[Action]) -> Callable[[Any, int], None]:
+    """C1 for `cls`, compiled the first time the class is met."""
+    check = _SEAT_CHECKS[cls] = _compile_seat_check(cls)
+    return check
 
 
 #: C1 for each action class met so far, written out for its fields

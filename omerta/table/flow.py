@@ -59,7 +59,7 @@ def _start_turn(ctx: Step) -> None:
     s = ctx.state
     turn = s.turns[s.turn]
     s.deadline = ctx.after(turn.seconds)
-    ctx.emit(Phase(ctx.now, turn.name, night=s.night, seconds=turn.seconds))
+    ctx.emit(Phase(ctx.now, turn.name, None, s.night, turn.seconds))  # no day: a night's window
 
 
 def night_timeout(ctx: Step) -> Next | None:
