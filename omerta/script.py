@@ -242,7 +242,7 @@ def parse(text: str) -> Script:
     data = text.encode("utf-8", "surrogatepass")
     long_numbers = _has_long_number(data)
     shallow = not _has_deep_line(data)
-    t: Any  # a wait's time: a number once its type test passes
+    t: Any  # a line's time: a number once its type test passes
     # JSON lines end at "\n" only: U+2028 and friends may stand inside a string.
     for number, raw_line in enumerate(text.split("\n"), 1):
         raw = None
@@ -261,15 +261,16 @@ def parse(text: str) -> Script:
             raise ScriptError(number, "each line must be a JSON object")
         if header is None:
             header, header_line = _header(number, raw), number
-        elif (  # a fired timeout, most lines of a record: read here, as `_line` would
-            len(raw) == 2
-            and raw.get("do") == "wait"
-            and type(t := raw.get("t")) in _TIMES
-            and 0 <= t <= MAX_SECONDS
-        ):
+            continue
+        # Every line of a record has a time: read here once, as `_number`
+        # would, for a fired timeout (most lines) and for `_line`.
+        t = raw.get("t")
+        if not (type(t) in _TIMES and 0 <= t <= MAX_SECONDS):
+            t = _UNREAD
+        elif len(raw) == 2 and raw.get("do") == "wait":  # a fired timeout, as `_line` would read it
             lines.append(Line(number, None, None, t, None))
-        else:
-            lines.append(_line(number, raw))
+            continue
+        lines.append(_line(number, raw, t))
     if header is None:
         raise ScriptError(1, "the script is empty: the first line must be the header")
     return Script(header, lines, header_line)
@@ -346,7 +347,12 @@ ALLOWED = {"wait": LINE_KEYS} | {
 PARSERS = {name: parser(name) for name in ACTIONS}
 
 
-def _line(number: int, raw: dict[str, Any]) -> Line:
+#: A line's time that `parse` did not read (absent, or not a plain number)
+_UNREAD: Any = object()
+
+
+def _line(number: int, raw: dict[str, Any], t: Any) -> Line:
+    """One line after the header; `t` its time, or _UNREAD."""
     do: Any = raw.get("do")  # a str once ALLOWED knows it
     allowed = ALLOWED.get(do) if isinstance(do, str) else None
     if allowed is None:
@@ -361,7 +367,8 @@ def _line(number: int, raw: dict[str, Any]) -> Line:
         if match is None:
             raise ScriptError(number, f'\'at\' must look like "day2" or "night3", got {at!r}')
         at = (match.group(1), int(match.group(2)))
-    t = _number(number, raw, "t")
+    if t is _UNREAD:
+        t = _number(number, raw, "t")
     if do == "wait":
         if "seat" in raw:
             raise ScriptError(number, "a wait has no 'seat'")
