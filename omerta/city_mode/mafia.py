@@ -7,7 +7,7 @@ from omerta.table.actions import Shoot
 from omerta.table.events import Audience, to_team
 from omerta.table.state import State
 
-from .putana import PUTANA
+from .putana import visited
 from .role import NightRole
 
 
@@ -28,8 +28,8 @@ class Mafia(NightRole):
     def harmed(self, state: State) -> int | None:
         """M5: a visited black player's choice is ignored; the others must
         still agree. With every shooter visited there is no shot."""
-        shots, visited = self.chosen(state), PUTANA.chosen(state).values()
-        counted = [s for s in self.actors(state) if s not in visited]  # as `blocked`, once
+        shots, blocked = self.chosen(state), visited(state)  # read once for every shooter
+        counted = [s for s in self.actors(state) if s not in blocked]
         targets = {shots.get(s) for s in counted}
         if counted and len(targets) == 1 and None not in targets:
             return targets.pop()

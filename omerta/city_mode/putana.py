@@ -4,6 +4,7 @@ nobody can shoot or kill them this night."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -38,7 +39,12 @@ class Putana(NightRole):
 PUTANA = Putana()
 
 
+def visited(state: State) -> Collection[int]:
+    """The seats the Putana visited tonight: their own actions have no
+    effect (M5). She acts first, so every later turn already knows."""
+    return PUTANA.chosen(state).values()
+
+
 def blocked(state: State, seat: int) -> bool:
-    """Whether the Putana visited `seat` tonight. She acts first, so every
-    later turn already knows (M5)."""
-    return seat in PUTANA.chosen(state).values()
+    """Whether the Putana visited `seat` tonight (M5)."""
+    return seat in visited(state)

@@ -111,7 +111,7 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
         # calls were a twentieth of a nomination's step.
         if state.stage == "over":
             raise IllegalAction("E4", "game_over")
-        seats_check = _SEAT_CHECKS.get(type(action)) or _seat_check(type(action))
+        seats_check = _SEAT_CHECKS.get(type(action)) or _compile_seat_check(type(action))
         seats_check(action, state.n)  # C1
         if state.tech is not None and not isinstance(action, TechVote):
             raise IllegalAction("T2", "technical_vote_running")
@@ -137,12 +137,6 @@ def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[Sta
         events.extend(more)
 
 
-def _seat_check(cls: type[Action]) -> Callable[[Any, int], None]:
-    """C1 for `cls`, compiled the first time the class is met."""
-    check = _SEAT_CHECKS[cls] = _compile_seat_check(cls)
-    return check
-
-
 #: C1 for each action class met so far, written out for its fields
 _SEAT_CHECKS: dict[type[Action], Callable[[Any, int], None]] = {}
 
@@ -150,7 +144,8 @@ _SEAT_CHECKS: dict[type[Action], Callable[[Any, int], None]] = {}
 def _compile_seat_check(cls: type[Action]) -> Callable[[Any, int], None]:
     """C1 for the seats `cls` names (seat, target, a list of targets), each
     field read by name in the code, as `dataclasses` writes `__init__`: a
-    loop reading them with `getattr` was a tenth of a nomination's step."""
+    loop reading them with `getattr` was a tenth of a nomination's step.
+    Kept in _SEAT_CHECKS, so each class is compiled the first time it is met."""
     lines = ["def check(action, n):"]
     for name in (f.name for f in fields(cls)):
         if name == "targets":
@@ -164,6 +159,7 @@ def _compile_seat_check(cls: type[Action]) -> Callable[[Any, int], None]:
     namespace: dict[str, Any] = {}
     exec("\n".join(lines), {"refused": _no_such_seat}, namespace)
     check: Callable[[Any, int], None] = namespace["check"]
+    _SEAT_CHECKS[cls] = check
     return check
 
 

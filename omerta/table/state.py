@@ -40,8 +40,7 @@ Round = Literal["vote", "revote", "lift"]
 Then = Literal["opening", "verdict", "revote", "night"]
 
 
-#: `object.__new__` read once: looked up on `object` in every clone it was a
-#: sixth of the clone's cost
+#: `object.__new__` read once, not looked up on `object` in every clone
 _new = object.__new__
 
 

@@ -42,6 +42,9 @@ class Step:
 
 
 def require(condition: bool, rule: str, code: str, **params: Any) -> None:
-    """Refuse the action (rule, code, params: see errors.py) unless `condition`."""
+    """Refuse the action (rule, code, params: see errors.py) unless `condition`.
+    The busiest actions' handlers (speeches, ballots) write `if ...: raise
+    IllegalAction(...)` instead: this call builds its params even when the
+    check passes."""
     if not condition:
         raise IllegalAction(rule, code, **params)
