@@ -111,7 +111,8 @@ class Ownership:
                 return set(self.tokens)  # adopted elsewhere by now: stop writing to them
             return set()
         self._renewed = started
-        return {table_id for table_id in held if table_id not in kept}
+        # A lease handed over (or taken anew) while this renewal ran is not lost.
+        return {t for t, token in held.items() if t not in kept and self.tokens.get(t) == token}
 
     @contextlib.asynccontextmanager
     async def _renewing(self) -> AsyncIterator[AsyncSession]:

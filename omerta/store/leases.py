@@ -193,11 +193,14 @@ def _pairs(s: AsyncSession, held: Mapping[int, int]) -> Select[tuple[int, int]]:
 
 async def release(s: AsyncSession, table_id: int, token: int, handoff_t: float | None) -> bool:
     """Give the lease up at once (any node may take it now), noting the
-    game time the table stopped at. False if it was not held any more."""
+    game time the table stopped at. False if it was not held any more.
+    The token goes up: a renewal already under way with the old one (the
+    node's lease keeper runs beside its hand-overs) must not hold the
+    lease again for a whole period while nobody runs the table."""
     result = await s.execute(
         update(_LEASES)
         .where(_LEASES.c.table_id == table_id, _LEASES.c.token == token)
-        .values(expires=0.0, handoff_t=handoff_t)
+        .values(expires=0.0, handoff_t=handoff_t, token=_LEASES.c.token + 1)
     )
     return rowcount(result) == 1
 

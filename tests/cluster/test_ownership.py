@@ -6,9 +6,12 @@ the next node runs the clock on from there."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 
 import aiohttp
 from sqlalchemy import update
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from omerta.runtime.live import LiveTables
 from omerta.runtime.ownership import Ownership
@@ -93,6 +96,33 @@ class SlowRenewal(Ownership):
             raise
         self.renewals += 1
         return kept
+
+
+class HandsOverWhileRenewing(Ownership):
+    """Releases table `table_id` (as a hand-over does) after its renewal
+    has read the tokens it holds, before that renewal reaches the database."""
+
+    def __init__(self, db: Database, table_id: int):
+        super().__init__(db, node="going")
+        self.table_id = table_id
+
+    @contextlib.asynccontextmanager
+    async def _renewing(self) -> AsyncIterator[AsyncSession]:
+        token = self.drop(self.table_id)
+        assert token is not None
+        await self.release(self.table_id, token, 7.5)
+        async with self.db.begin() as s:  # not the node's own line: nothing left open
+            yield s
+
+
+async def test_a_lease_handed_over_during_a_renewal_is_neither_held_again_nor_called_lost(live):
+    table_id, _ = await _bot_table(live)
+    await live.runtime.drain()
+    going = HandsOverWhileRenewing(live.db, table_id)
+    assert await going.take(table_id) is not None
+    assert await going.renew() == set()
+    adopted = await Ownership(live.db, node="next").take(table_id)
+    assert adopted is not None and adopted.handoff_t == 7.5
 
 
 async def _adopt_nothing(table_id: int) -> None:
