@@ -405,7 +405,9 @@ _TIMEOUT = Timeout()
 
 
 class Player:
-    """Plays script lines on a virtual clock, collecting every event."""
+    """Plays script lines on a virtual clock, collecting every event.
+    `state` is the game as it stands, changed in place by each step
+    (`State.clone` keeps a copy)."""
 
     def __init__(
         self,
@@ -440,7 +442,7 @@ class Player:
             due = self.state.next_deadline
             if due is None:
                 return False
-        self.state, events = apply(self.state, _TIMEOUT, due)
+        self.state, events = apply(self.state, _TIMEOUT, due, in_place=True)
         self.clock = due
         self._take(events)
         return True
@@ -450,7 +452,7 @@ class Player:
         Returns the next deadline after that."""
         due = self.state.next_deadline
         if due is not None and due < t:  # most lines have nothing to fire
-            self.state, events = advance(self.state, t)
+            self.state, events = advance(self.state, t, in_place=True)
             self._take(events)
             due = self.state.next_deadline
         if t > self.clock:  # max(self.clock, t) without the call
@@ -503,7 +505,7 @@ class Player:
     def _act(self, line: Line, action: Action) -> None:
         while True:
             try:
-                self.state, events = apply(self.state, action, self.clock)
+                self.state, events = apply(self.state, action, self.clock, in_place=True)
                 self._take(events)
                 return
             except IllegalAction as e:

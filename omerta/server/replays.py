@@ -29,17 +29,16 @@ def frames(record: str, seat: int | None) -> dict[str, Any]:
 
     def step(_: object = None) -> None:
         """After each step that changed the state: its events and the view."""
-        nonlocal done, state
-        if done and player.state is state:
+        nonlocal done
+        if done and done == len(player.events):  # this step is shown already
             return
-        state = player.state
         shown_events.extend(e.to_dict() for e in told(player.events[done:], seat))
         done = len(player.events)
-        now = replay_view(state, seat)
+        now = replay_view(player.state, seat)
         if shown and shown[-1]["view"] == now:
             shown[-1]["events"] = len(shown_events)
         else:
-            shown.append({"t": state.now, "events": len(shown_events), "view": now})
+            shown.append({"t": player.state.now, "events": len(shown_events), "view": now})
 
     step()
     player.on_event = step  # each deadline and action, as the player takes them

@@ -1,7 +1,8 @@
 """The engine's entry points: `new_game`, `apply` and the clock helpers.
 
-`apply(state, action, now) -> (state, events)` is the whole contract. A
-timeout is an input like any action; the shell fires it when
+`apply(state, action, now) -> (state, events)` is the whole contract (a
+replay, the only holder of its state, may let it change that state in
+place). A timeout is an input like any action; the shell fires it when
 `state.next_deadline` has passed."""
 
 from __future__ import annotations
@@ -90,15 +91,23 @@ def _check_deal(deck: list[str], n: int, deal: Mapping[int, str]) -> dict[int, s
     return out
 
 
-def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, list[Event]]:
+def apply(
+    state: State, action: Action | Timeout, now: float, in_place: bool = False
+) -> tuple[State, list[Event]]:
     """Apply one action (or the due timeout) at time `now` (seconds since the
     game started, taken to the millisecond). Raises
-    IllegalAction naming the rule; the given state is never modified."""
+    IllegalAction naming the rule; the given state is never modified.
+
+    `in_place`: change `state` itself and return it instead, for a caller
+    that holds the only reference to it (a replay: a new state a step, and
+    the old one's release, were a twentieth of replaying a record). A
+    refused action leaves it as it was."""
     due = state.next_deadline
     if isinstance(action, Timeout):
         if due is None or now < due:
             raise ClockError(f"no deadline is due at {now}")
-        ctx = Step(state.clone(), due)  # the next part starts exactly at the deadline
+        # the next part starts exactly at the deadline
+        ctx = Step(state if in_place else state.clone(), due)
         s = ctx.state
         then = technical.timeout(ctx) if s.tech is not None else _TIMEOUTS[s.stage](ctx)
     else:
@@ -115,8 +124,20 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
         seats_check(action, state.n)  # C1
         if state.tech is not None and not isinstance(action, TechVote):
             raise IllegalAction("T2", "technical_vote_running")
-        ctx = Step(state.clone(), now)
-        then = _HANDLERS.get(type(action), _night)(ctx, action)
+        handler = _HANDLERS.get(type(action), _night)
+        if not in_place:
+            ctx = Step(state.clone(), now)
+            then = handler(ctx, action)
+        else:
+            # Refusals come from the handlers (what follows only moves the
+            # game on); one that changed the state first must not keep it.
+            kept = state.__dict__.copy()
+            ctx = Step(state, now)
+            try:
+                then = handler(ctx, action)
+            except IllegalAction:
+                state.__dict__ = kept
+                raise
     if then is not None:  # most steps: nothing follows at once
         flow.proceed(ctx, then)
     ctx.state.now = ctx.now
@@ -126,14 +147,16 @@ def apply(state: State, action: Action | Timeout, now: float) -> tuple[State, li
 _TIMEOUT = Timeout()
 
 
-def advance(state: State, until: float, *, inclusive: bool = False) -> tuple[State, list[Event]]:
+def advance(
+    state: State, until: float, *, inclusive: bool = False, in_place: bool = False
+) -> tuple[State, list[Event]]:
     """Fire every deadline before `until` (also at `until` when inclusive)."""
     events: list[Event] = []
     while True:
         due = state.next_deadline
         if due is None or due > until or (due == until and not inclusive):
             return state, events
-        state, more = apply(state, _TIMEOUT, due)
+        state, more = apply(state, _TIMEOUT, due, in_place=in_place)
         events.extend(more)
 
 
