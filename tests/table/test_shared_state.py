@@ -22,16 +22,30 @@ from omerta.table.legal import legal_actions
 from omerta.table.random_play import random_game
 
 
-def _try_everything(state: State, rng: random.Random) -> None:
-    """Every legal action of every seat, and the due timeout, each applied to
-    `state` itself; the caller keeps `state` afterwards."""
+def _attempts(state: State, rng: random.Random) -> list[Action | Timeout]:
+    """Every legal action of every seat, each also by another seat (mostly
+    refused, by the handlers), and the due timeout."""
+    tried: list[Action | Timeout] = []
     for seat in state.seats:
         for action in legal_actions(state, seat, tech_calls=rng.random() < 0.1):
-            with contextlib.suppress(IllegalAction):
-                apply(state, action, state.now)
+            tried += [action, replace(action, seat=rng.choice(state.seats))]
+    if state.next_deadline is not None:
+        tried.append(Timeout())
+    return tried
+
+
+def _at(state: State, action: Action | Timeout) -> float:
+    """When `action` may be applied to `state`: a timeout when it is due."""
     due = state.next_deadline
-    if due is not None:
-        apply(state, Timeout(), due)
+    return due if isinstance(action, Timeout) and due is not None else state.now
+
+
+def _try_everything(state: State, rng: random.Random) -> None:
+    """Every attempt, each applied to `state` itself; the caller keeps
+    `state` afterwards."""
+    for action in _attempts(state, rng):
+        with contextlib.suppress(IllegalAction):
+            apply(state, action, _at(state, action))
 
 
 def _states(seed: int, ruleset: Ruleset) -> list[State]:
@@ -57,18 +71,6 @@ def test_apply_leaves_the_callers_state_as_it_was_at_every_step_of_random_games(
             assert pickle.dumps(state) == before, f"seed {seed}, {state.stage} at {state.now}"
 
 
-def _attempts(state: State, rng: random.Random) -> list[Action | Timeout]:
-    """Every legal action of every seat, each also by another seat (mostly
-    refused, by the handlers), and the due timeout."""
-    tried: list[Action | Timeout] = []
-    for seat in state.seats:
-        for action in legal_actions(state, seat, tech_calls=rng.random() < 0.1):
-            tried += [action, replace(action, seat=rng.choice(state.seats))]
-    if state.next_deadline is not None:
-        tried.append(Timeout())
-    return tried
-
-
 @pytest.mark.parametrize("ruleset", [CLASSIC, CITY], ids=["classic", "city"])
 def test_apply_in_place_leaves_the_state_apply_returns_and_a_refusal_leaves_it_as_it_was(
     ruleset: Ruleset,
@@ -78,8 +80,7 @@ def test_apply_in_place_leaves_the_state_apply_returns_and_a_refusal_leaves_it_a
     for seed in range(3):
         for state in _states(seed, ruleset)[:-1]:
             for action in _attempts(state, rng):
-                now = state.next_deadline if isinstance(action, Timeout) else state.now
-                assert now is not None
+                now = _at(state, action)
                 mine = state.clone()
                 try:
                     expected, events = apply(state, action, now)
