@@ -96,12 +96,11 @@ def apply(
 ) -> tuple[State, list[Event]]:
     """Apply one action (or the due timeout) at time `now` (seconds since the
     game started, taken to the millisecond). Raises
-    IllegalAction naming the rule; the given state is never modified.
-
-    `in_place`: change `state` itself and return it instead, for a caller
-    that holds the only reference to it (a replay: a new state a step, and
-    the old one's release, were a twentieth of replaying a record). A
-    refused action leaves it as it was."""
+    IllegalAction naming the rule. The given state is never modified,
+    unless `in_place`: then `state` itself becomes the new state and is
+    returned, for a caller that holds the only reference to it (a replay:
+    a new state a step, and the old one's release, were a twentieth of
+    replaying a record). A refused action leaves it as it was either way."""
     due = state.next_deadline
     if isinstance(action, Timeout):
         if due is None or now < due:
