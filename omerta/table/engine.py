@@ -123,20 +123,16 @@ def apply(
         seats_check(action, state.n)  # C1
         if state.tech is not None and not isinstance(action, TechVote):
             raise IllegalAction("T2", "technical_vote_running")
-        handler = _HANDLERS.get(type(action), _night)
-        if not in_place:
-            ctx = Step(state.clone(), now)
-            then = handler(ctx, action)
-        else:
-            # Refusals come from the handlers (what follows only moves the
-            # game on); one that changed the state first must not keep it.
-            kept = state.__dict__.copy()
-            ctx = Step(state, now)
-            try:
-                then = handler(ctx, action)
-            except IllegalAction:
+        # Refusals come from the handlers (what follows only moves the game
+        # on); one that changed the state in place first must not keep it.
+        kept = state.__dict__.copy() if in_place else None
+        ctx = Step(state if in_place else state.clone(), now)
+        try:
+            then = _HANDLERS.get(type(action), _night)(ctx, action)
+        except IllegalAction:
+            if kept is not None:
                 state.__dict__ = kept
-                raise
+            raise
     if then is not None:  # most steps: nothing follows at once
         flow.proceed(ctx, then)
     ctx.state.now = ctx.now

@@ -21,6 +21,7 @@ import gc
 import json
 import random
 import time
+from statistics import median
 
 import aiohttp
 import pytest
@@ -125,11 +126,6 @@ class Prober:
                 assert m["code"] != "rate_limited", m
                 sent = self.sent.pop(m["id"])
                 self.samples.append((sent, time.perf_counter() - sent))
-
-
-def median(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[len(ordered) // 2]
 
 
 def after(
