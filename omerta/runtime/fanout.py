@@ -8,7 +8,6 @@ from collections.abc import Callable, Iterable
 from typing import Protocol
 
 from ..table import Event, State
-from ..table.views import view, views
 from . import messages
 from .clock import GameClock
 from .streams import Streams
@@ -68,7 +67,7 @@ class Fanout:
             peer.send(messages.presence(self._present))
         if not self.watching_changed() and self._watching:
             peer.send(messages.spectators(self._watching))
-        self._views[seat] = messages.view_json(view(state, seat))
+        self._views[seat] = messages.views_json(state, (seat,))[seat]
         peer.send(self._view_message(seat, self._timing(state)))
 
     def leave(self, peer: Peer) -> None:
@@ -107,8 +106,7 @@ class Fanout:
             watcher(state, events)
         sends: dict[int | None, str | None] = {}
         timing = self._timing(state)
-        for seat, seat_view in views(state, {peer.seat for peer in self._peers}).items():
-            fresh = messages.view_json(seat_view)
+        for seat, fresh in messages.views_json(state, {peer.seat for peer in self._peers}).items():
             changed = fresh != self._views.get(seat)
             self._views[seat] = fresh
             sends[seat] = self._view_message(seat, timing) if changed else None

@@ -6,18 +6,20 @@ is encoded once however many receive it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from typing import Any
 
 import orjson
 
-from ..table import IllegalAction
+from ..table import IllegalAction, State
+from ..table.views import common, known_roles, own
 
 #: What a client is told when handling its message failed on our side (the
 #: details go to the server's log, never to a player).
 INTERNAL = "the server could not handle this message (an error on our side); nothing was applied"
 
 
-def _dumps(message: dict[str, Any]) -> str:
+def _dumps(message: Any) -> str:
     # orjson: a view is encoded for every seat after every step, and the
     # standard library's encoder was a sixth of a busy server's time.
     try:
@@ -45,6 +47,36 @@ def view(seq: int, now: float, deadline_in: float | None, view_json: str) -> str
 
 def view_json(seat_view: dict[str, Any]) -> str:
     return _dumps(seat_view)
+
+
+def views_json(state: State, seats: Iterable[int | None]) -> dict[int | None, str]:
+    """`view_json(view(state, seat))` for each of `seats`, the same text,
+    with each part the seats share encoded once (a live table encodes ten
+    views after each step): the parts of `views.Common`, spliced."""
+    shared = common(state)
+    head = _dumps(shared.head)[1:-1]
+    after = _dumps(shared.after)[1:-1]
+    end = _dumps(shared.end)[1:-1]
+    rows = [_dumps(row) for row in shared.rows]
+    told: dict[int, str] = {}  # seat -> its row with its role (the black seats share three)
+    out = {}
+    for seat in seats:
+        seat_rows = rows
+        known = known_roles(state, seat)
+        if known:
+            seat_rows = list(rows)
+            for q, role in known.items():
+                row = told.get(q)
+                if row is None:
+                    # A row ends with its role: `null}` becomes the card.
+                    row = told[q] = f"{rows[q - 1][:-5]}{_dumps(role)}}}"
+                seat_rows[q - 1] = row
+        out[seat] = (
+            f'{{"seat":{"null" if seat is None else seat},{head},'
+            f'"seats":[{",".join(seat_rows)}],{after},'
+            f"{_dumps(own(state, seat, shared))[1:-1]},{end}}}"
+        )
+    return out
 
 
 def event_json(event: dict[str, Any]) -> str:

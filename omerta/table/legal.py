@@ -67,9 +67,42 @@ def may_call_tech(state: State, seat: int) -> bool:
 
 
 def legal_names(state: State, seat: int) -> list[str]:
-    """The names of the actions `seat` may take now, without building the
-    thirty technical calls a living player has by day (views need only names)."""
-    names = {a.name for a in legal_actions(state, seat, tech_calls=False)}
-    if may_call_tech(state, seat):
-        names.add("tech_call")
+    """The names of the actions `seat` may take now, sorted: what
+    `legal_actions` lists, without building the actions (a view lists names
+    for every seat after every step; a test holds the two together)."""
+    s = state
+    if s.over:
+        return []
+    if s.tech is not None:
+        voter = s.alive[seat] and seat not in s.bots and seat not in s.tech.ballots
+        return ["tech_vote"] if voter else []
+    if s.stage == "draw":
+        if s.roles[seat] is not None or s.deck is None:
+            return []
+        return ["pick"] if any(card is not None for card in s.deck) else []
+    if s.stage == "night":
+        return sorted({a.name for a in s.ruleset.night_options(s, seat)})
+    names: list[str] = []
+    alive = s.alive[seat]
+    if s.stage == "speech":
+        day = s.speech_kind == "day"
+        if seat == s.speaker:
+            names.append("end_speech")
+            if best_move.may_name(s, seat) and any(q != seat for q in s.living()):
+                names.append("best_move")
+            if (
+                day
+                and not s.speech_nominated
+                and not s.nominations_closed
+                and any(t not in s.nominees for t in s.living())
+            ):
+                names.append("nominate")
+        elif day and alive and s.interjections[seat] and s.interjector is None:
+            names.append("interject")
+    elif s.stage == "vote" and alive and seat not in s.ballots and s.candidates:
+        names.append("vote")
+    elif s.stage == "lift" and alive and seat not in s.ballots:
+        names.append("lift")
+    if may_call_tech(s, seat):
+        names.append("tech_call")
     return sorted(names)

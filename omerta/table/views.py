@@ -116,10 +116,9 @@ def known_roles(state: State, seat: int | None) -> dict[int, str]:
     mine = None if seat is None else s.roles[seat]
     if seat is None or mine is None:
         return {}
-    known = {seat: mine}  # C2, K3
     if s.stage != "draw" and mine in s.ruleset.black_roles:
-        known.update({q: s.role(q) for q in s.black_seats()})  # C2, from the first night
-    return known
+        return {q: s.role(q) for q in s.black_seats()}  # C2, from the first night
+    return {seat: mine}  # C2, K3
 
 
 def view(state: State, seat: int | None) -> dict[str, Any]:
@@ -127,61 +126,89 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
     return views(state, (seat,))[seat]
 
 
+@dataclass(frozen=True, slots=True)
+class Common:
+    """The parts of a moment's views that are the same for every seat, in
+    the order a view lists them: built once for the ten views of a step
+    (the wire encodes each part once too: omerta/runtime/messages.py)."""
+
+    head: dict[str, Any]  # ruleset .. deadline
+    rows: list[dict[str, Any]]  # each seat as everyone sees it: no role, "role" last
+    after: dict[str, Any]  # speaker .. nominations_closed
+    hints: dict[str, dict[int | None, list[int]]]
+    end: dict[str, Any]  # winner, reason
+
+
+def common(state: State) -> Common:
+    s = state
+    return Common(
+        head={
+            "ruleset": s.ruleset.name,
+            "settings": s.settings.to_dict(),
+            "phase": phase_name(s),
+            "day": s.day,
+            "night": s.night,
+            "deadline": s.deadline,
+        },
+        rows=[
+            {
+                "seat": q,
+                "alive": s.alive[q],
+                "bot": q in s.bots,
+                "fouls": s.fouls[q],
+                "interjections": s.interjections[q],
+                "role": None,
+            }
+            for q in s.seats
+        ],
+        after={
+            "speaker": s.speaker,
+            "speech_kind": s.speech_kind,
+            "interjector": s.interjector,
+            "interjection_end": s.interjection_end,
+            "nominees": list(s.nominees),
+            "nominations_closed": s.nominations_closed,
+        },
+        hints=gate(s).hints(),
+        end={"winner": s.winner, "reason": s.reason},
+    )
+
+
+def own(state: State, seat: int | None, shared: Common) -> dict[str, Any]:
+    """The parts of `seat`'s view after its seats and before `shared.end`
+    that differ from seat to seat (its known roles go into the seats)."""
+    s = state
+    checks: dict[str, Any] = {}
+    if seat is not None and (checked := s.checked.get(seat)):
+        checks = {str(t): s.ruleset.reveal(s, seat, t) for t in sorted(checked)}
+    hints = shared.hints
+    return {
+        "vote": _vote_view(s, seat),
+        "tech": _tech_view(s, seat),
+        "checks": checks,
+        # Each receiver's list of a step is its own: one seat's view holds it.
+        "gate": {"audio": hints["audio"].get(seat, []), "video": hints["video"].get(seat, [])},
+        "actions": legal_names(s, seat) if seat is not None else [],
+    }
+
+
 def views(state: State, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
     """`view` for each of `seats`, sharing what is the same for every seat
     (a live table builds ten views after each step)."""
     s = state
-    now_gate = gate(s)
-    shared: dict[str, Any] = {
-        "ruleset": s.ruleset.name,
-        "settings": s.settings.to_dict(),
-        "phase": phase_name(s),
-        "day": s.day,
-        "night": s.night,
-        "deadline": s.deadline,
-    }
-    after = {
-        "speaker": s.speaker,
-        "speech_kind": s.speech_kind,
-        "interjector": s.interjector,
-        "interjection_end": s.interjection_end,
-        "nominees": list(s.nominees),
-        "nominations_closed": s.nominations_closed,
-    }
-    # Each seat sees the others' roles as unknown, but for those it knows.
-    public_seats: list[dict[str, Any]] = [
-        {
-            "seat": q,
-            "alive": s.alive[q],
-            "bot": q in s.bots,
-            "fouls": s.fouls[q],
-            "interjections": s.interjections[q],
-            "role": None,
-        }
-        for q in s.seats
-    ]
-    hints = now_gate.hints()
+    shared = common(s)
     out = {}
     for seat in seats:
-        seat_list = list(public_seats)
+        rows = list(shared.rows)
         for q, role in known_roles(s, seat).items():
-            seat_list[q - 1] = {**public_seats[q - 1], "role": role}
+            rows[q - 1] = {**rows[q - 1], "role": role}
         out[seat] = {
             "seat": seat,
-            **shared,
-            "seats": seat_list,
-            **after,
-            "vote": _vote_view(s, seat),
-            "tech": _tech_view(s, seat),
-            "checks": {
-                str(t): s.ruleset.reveal(s, seat, t) for t in sorted(s.checked.get(seat, ()))
-            }
-            if seat is not None
-            else {},
-            "gate": {kind: list(hints[kind].get(seat, ())) for kind in KINDS},
-            "actions": legal_names(s, seat) if seat is not None else [],
-            "winner": s.winner,
-            "reason": s.reason,
+            **shared.head,
+            "seats": rows,
+            **shared.after,
+            **own(s, seat, shared),
+            **shared.end,
         }
     return out
 

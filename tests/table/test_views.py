@@ -1,6 +1,11 @@
 """A seat's view, derived from state (C2, V3, E4); the media gate has its own
 tests in test_gate.py."""
 
+import pytest
+
+from omerta.city_mode import CITY
+from omerta.table import CLASSIC
+from omerta.table.legal import legal_actions, legal_names
 from omerta.table.random_play import random_game
 from omerta.table.views import view
 
@@ -53,12 +58,15 @@ def test_a_view_never_carries_the_time_of_a_private_step():
     assert view(t.state, 4)["checks"] == {"2": "black"}
 
 
-def test_a_views_action_names_match_the_full_list_of_legal_actions_at_every_step():
-    from omerta.table.legal import legal_actions, legal_names
-
+@pytest.mark.parametrize(
+    "ruleset, settings",
+    [(CLASSIC, {}), (CLASSIC, {"best_move": True, "voting": "closed"}), (CITY, {})],
+    ids=["classic", "best-move-closed-voting", "city"],
+)
+def test_a_views_action_names_match_the_full_list_of_legal_actions_at_every_step(ruleset, settings):
     def step(action, state, events):
         for seat in state.seats:
             assert legal_names(state, seat) == sorted({a.name for a in legal_actions(state, seat)})
 
-    for seed in range(5):
-        random_game(seed, {}, on_step=step)
+    for seed in range(8):
+        random_game(seed, settings, ruleset=ruleset, every_seat=ruleset is CITY, on_step=step)

@@ -459,6 +459,15 @@ def test_V6_more_than_half_yes_removes_all_tied_players_at_once_without_farewell
     assert not t.state.alive[3] and not t.state.alive[8]
 
 
+def test_V6_a_seat_offered_the_lift_vote_is_offered_it_until_it_casts_its_ballot():
+    t = second_tie_on_day_two()
+    assert t.view(1)["actions"] == ["lift", "tech_call"]
+    t.lift(1, True)
+    assert t.view(1)["actions"] == ["tech_call"]
+    assert t.view(2)["actions"] == ["lift", "tech_call"]
+    assert t.view(None)["actions"] == []
+
+
 def test_V6_exactly_half_yes_is_not_more_than_half_and_nobody_leaves():
     t = second_tie_on_day_two()
     for seat in (1, 2, 5, 6, 9):
