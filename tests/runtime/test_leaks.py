@@ -9,7 +9,6 @@ import pytest
 
 from omerta.script import Header
 from omerta.store import tables, users
-from tests.server.conftest import POSTGRES_WITH_THE_SLOW
 
 from .players import SeatClient, check_no_leak, play, steady_play
 
@@ -70,7 +69,7 @@ async def steady_game(live, people, deal) -> dict[int, SeatClient]:
 
 # 25: the black team must all shoot within a 7 s window, 0.28 s of wall time
 @pytest.mark.parametrize("time_scale", [25.0])
-@POSTGRES_WITH_THE_SLOW
+@pytest.mark.slow  # both databases: the README command stays under 8 minutes
 async def test_a_red_seat_gets_the_same_stream_whoever_holds_the_hidden_roles(live):
     people = await live.browsers(10)
     first = await steady_game(live, people, DEAL_A)

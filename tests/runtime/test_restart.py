@@ -21,7 +21,6 @@ from yarl import URL
 from omerta.store import Database, tables
 from omerta.store.models import Game, PlayerRating
 from omerta.table.views import view
-from tests.server.conftest import POSTGRES_WITH_THE_SLOW
 
 from .players import Browser, SeatClient, played, register, seat_events, seat_table, steady_play
 
@@ -68,7 +67,7 @@ async def until(condition, timeout: float = 30) -> None:
     await asyncio.wait_for(wait(), timeout)
 
 
-@POSTGRES_WITH_THE_SLOW
+@pytest.mark.slow  # both databases: the README command stays under 8 minutes
 async def test_a_killed_server_resumes_its_table_and_loses_nothing(database_url, tmp_path):
     log = tmp_path / "server.log"
     server, base = await start_server(database_url, log)
